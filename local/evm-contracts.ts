@@ -65,7 +65,8 @@ const DEPLOYER_USDT = ISSUED_USDT / 2n;
  */
 export type LocalUsdtToken = 'tether' | 'blocked-list' | 'bep20';
 const LOCAL_TOKEN_OF_CONTROLS: Record<TokenControlsKind, LocalUsdtToken> = { tether: 'tether', 'blocked-list': 'blocked-list', none: 'bep20' };
-const CONTROLS_OF_LOCAL_TOKEN: Record<LocalUsdtToken, TokenControlsKind> = { tether: 'tether', 'blocked-list': 'blocked-list', bep20: 'none' };
+/** The other way round: which controls a deployed local token has. */
+const CONTROLS_OF_LOCAL_TOKEN = Object.fromEntries(Object.entries(LOCAL_TOKEN_OF_CONTROLS).map(([controls, token]) => [token, controls])) as Record<LocalUsdtToken, TokenControlsKind>;
 export const localUsdtTokenOf = (tokenControls: TokenControlsKind): LocalUsdtToken => LOCAL_TOKEN_OF_CONTROLS[tokenControls];
 
 /** The local token of the network whose chain id a node answers (the local nodes answer their real

@@ -6,9 +6,9 @@ import { inParallel } from '../shared/in-parallel.ts';
 import { stderrLog } from '../shared/log.ts';
 import { formatAmount } from '../shared/money.ts';
 import type { AuditEntry } from '../companies/audit-log.ts';
-import { confirmTransfer, dropTransfer, expireDeposit, GONE_AT_UNFREEZE, holdTransfer, reholdTransfer, releaseFrozenCredit, releaseTransfer, refreshConfirmations, stillAtAddress, transferId, type TransferRecord } from './deposit-transitions.ts';
+import { confirmTransfer, dropTransfer, expireDeposit, GONE_AT_UNFREEZE, holdTransfer, reholdTransfer, releaseFrozenCredit, releaseTransfer, refreshConfirmations, stillAtAddress, transferId, uncountedCreditOf, type TransferRecord } from './deposit-transitions.ts';
 import type { AddressOwner } from './deposit-address-filter.ts';
-import { applySteps, DEPOSITS_IN_FLIGHT, holdsFor, payersOf, RECEIPTS_IN_FLIGHT, splitGuard, withDeposit, type DepositChainStore, type DepositJobDeps, type DepositStep, type SplitScreening } from './deposit-chain.ts';
+import { applySteps, DEPOSITS_IN_FLIGHT, holdsFor, payersOf, RECEIPTS_IN_FLIGHT, splitGuard, withDeposit, type DepositChainStore, type DepositHolds, type DepositJobDeps, type DepositStep, type SplitScreening } from './deposit-chain.ts';
 import { blockHashesOf, stillTransfers, usdtContractsOf } from './reorganisations.ts';
 
 /**
@@ -65,7 +65,7 @@ export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
     const owner = { companyId: record.companyId, depositId: record.depositId };
     if (payersOf(record).some((payer) => sanctioned.has(payer))) return { owner, build: (deposit) => reholdTransfer(deposit, record, 'sender_sanctioned', now()), outcome: null };
     const build: DepositStep<'released'>['build'] = async (deposit, readAllowlist) => {
-      const creditedUnswept = counted.get(record.to) ?? deposit.creditedAmount + (deposit.frozenCredit ?? 0n);
+      const creditedUnswept = counted.get(record.to) ?? uncountedCreditOf(deposit);
       if (!stillAtAddress(deposit, usdtThere.get(record.to) ?? 0n, creditedUnswept)) {
         gone.add(deposit.id);
         return null;
@@ -267,7 +267,7 @@ export async function expireDeposits(deps: Pick<DepositJobDeps, 'store' | 'now' 
   let unrecorded = new Set<string>();
   if (deps.holds) {
     try {
-      unrecorded = await unrecordedUsdtAt(deps, due, by);
+      unrecorded = await unrecordedUsdtAt(deps, deps.holds.usdtAt, due, by);
     } catch (error) {
       // The chain could not say what the addresses hold: none is expired unchecked, and the run's
       // other work and metrics stand. The next run asks again.
@@ -319,10 +319,10 @@ function checkedThisRun(due: AddressOwner[], cap: number, now: Date): AddressOwn
 
 /** Of the unpaid deposits `due` to expire, those whose address holds USDT (by deposit id), each
  * logged; `by`, how far the chain has been read. */
-async function unrecordedUsdtAt(deps: Pick<DepositJobDeps, 'store' | 'log' | 'holds' | 'network'>, due: AddressOwner[], by: Date): Promise<Set<string>> {
+async function unrecordedUsdtAt(deps: Pick<DepositJobDeps, 'store' | 'log' | 'network'>, usdtAt: DepositHolds['usdtAt'], due: AddressOwner[], by: Date): Promise<Set<string>> {
   if (due.length === 0) return new Set();
   const deposits = [...(await deps.store.getDeposits(due)).values()].filter((deposit) => deposit.status === 'awaiting_payment');
-  const balances = await deps.holds!.usdtAt(deposits.map((deposit) => deposit.address));
+  const balances = await usdtAt(deposits.map((deposit) => deposit.address));
   const unrecorded = new Set<string>();
   for (const deposit of deposits) {
     const usdtThere = balances.get(deposit.address) ?? 0n;

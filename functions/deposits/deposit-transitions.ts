@@ -273,6 +273,10 @@ export function stillAtAddress(deposit: Deposit, usdtThere: bigint, creditedUnsw
   return usdtThere >= held + credited;
 }
 
+/** What a deposit's credit stands for at its address where the address was never counted (an item
+ * from before `creditedUnsweptUsdt`): all it was credited, the credit a freeze took back included. */
+export const uncountedCreditOf = (deposit: Pick<Deposit, 'creditedAmount' | 'frozenCredit'>): bigint => deposit.creditedAmount + (deposit.frozenCredit ?? 0n);
+
 /** A payment held at the address because the issuer froze it: the poller releases it once the
  * address is unfrozen, which puts the address back on the due list (the sweeper leaves it set aside
  * until then, so that it never sweeps away what the poller has still to judge). */

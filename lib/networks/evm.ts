@@ -10,14 +10,14 @@ import type { Binder } from '../api-function.ts';
 import { secretsNamedIn } from '../binders.ts';
 import { FREEZE_ONLY, hotWalletKey, idSuffixOf, NO_CONTROLS, TETHER_CONTROLS, type IssuerControls, type NetworkFamilyStack } from './network-stack.ts';
 
+/** Which alarms each kind of token's controls can fire (settings.ts TOKEN_CONTROLS). */
+const ISSUER_CONTROLS_OF: Record<TokenControlsKind, IssuerControls> = { tether: TETHER_CONTROLS, 'blocked-list': FREEZE_ONLY, none: NO_CONTROLS };
+
 /**
  * The EVM networks on the stage: each open where its EVM_NETWORKS figure names it, polled at its
  * own rate (`scanEveryMinutes`), its payouts replaced at a higher fee up to the network's cap. Each
  * has a hot wallet key of its own, and reads its node's URL from a secret where the figure names one.
  */
-/** Which alarms each kind of token's controls can fire (settings.ts TOKEN_CONTROLS). */
-const ISSUER_CONTROLS_OF: Record<TokenControlsKind, IssuerControls> = { tether: TETHER_CONTROLS, 'blocked-list': FREEZE_ONLY, none: NO_CONTROLS };
-
 export const evmStack: NetworkFamilyStack = {
   destinationReads: () => [],
   onStage(stack, config) {

@@ -370,8 +370,7 @@ export class DynamoScanCursor implements ScanCursor {
       return 'rewound';
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      const item = await readItem(this.db, this.tableName, scanCursorItem.key(this.name));
-      const at = item ? scanCursorItem.nextBlockOf(item) : null;
+      const at = await this.position();
       return at === null || at <= nextBlock ? 'not_past' : 'leased';
     }
   }

@@ -10,7 +10,7 @@ import { balanceItem } from './items/balance.ts';
 import { depositItem } from './items/deposit.ts';
 import { DynamoDepositChainStore } from './deposit-chain-store.ts';
 import { withDeposit } from '#functions/deposits/deposit-chain';
-import { freezeCredit, heldForItsFreeze, stillAtAddress, unfreezeCredit } from '#functions/deposits/deposit-transitions';
+import { freezeCredit, heldForItsFreeze, stillAtAddress, uncountedCreditOf, unfreezeCredit } from '#functions/deposits/deposit-transitions';
 import { stderrLog } from '#functions/shared/log';
 import { formatAmount } from '#functions/shared/money';
 
@@ -109,7 +109,7 @@ export class DynamoSweepDueList implements FrozenAddressList {
         const item = unused ?? (await listed());
         unused = null;
         if (!item) return null;
-        const counted = depositAddressItem.creditedUnsweptOf(item, deposit.creditedAmount + (deposit.frozenCredit ?? 0n));
+        const counted = depositAddressItem.creditedUnsweptOf(item, uncountedCreditOf(deposit));
         // What is there now bounds it: a sweep that moved the rest may not have cleared the count yet.
         const creditedUnswept = counted < usdtThere ? counted : usdtThere;
         const taken = freezeCredit(deposit, { creditedUnswept, available: await this.availableUsdt(companyId) }, new Date());
@@ -198,7 +198,7 @@ export class DynamoSweepDueList implements FrozenAddressList {
   private async frozenCreditGivenBack(item: Item, usdtThere: bigint): Promise<Awaited<ReturnType<typeof withDeposit>> | 'gone' | 'waiting'> {
     let verdict: 'gone' | 'waiting' | null = null;
     const outcome = await withDeposit(this.deposits, depositAddressItem.ownerFromItem(item), (deposit) => {
-      const creditedUnswept = depositAddressItem.creditedUnsweptOf(item, deposit.creditedAmount + (deposit.frozenCredit ?? 0n));
+      const creditedUnswept = depositAddressItem.creditedUnsweptOf(item, uncountedCreditOf(deposit));
       verdict = heldForItsFreeze(deposit) ? 'waiting' : stillAtAddress(deposit, usdtThere, creditedUnswept) ? null : 'gone';
       return verdict ? null : unfreezeCredit(deposit, new Date());
     });
@@ -208,13 +208,8 @@ export class DynamoSweepDueList implements FrozenAddressList {
   async heldForTheirFreeze(addresses: string[]): Promise<Set<string>> {
     if (addresses.length === 0) return new Set();
     const asked = new Set(addresses);
-    const held = await gsi1Partition(this.db, this.tableName, chainTransferItem.heldPartition(this.network));
-    return new Set(
-      held
-        .map(chainTransferItem.fromItem)
-        .filter((record) => record.status === 'held' && record.holdReason === 'address_frozen' && record.to !== undefined && asked.has(record.to))
-        .map((record) => record.to!),
-    );
+    const held = await this.deposits.heldTransfers();
+    return new Set(held.filter((record) => record.holdReason === 'address_frozen' && record.to !== undefined && asked.has(record.to)).map((record) => record.to!));
   }
 
   async setAsideAddresses(): Promise<string[]> {

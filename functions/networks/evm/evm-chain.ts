@@ -59,11 +59,11 @@ const TETHER_CONTROLS_ABI = [
 /** Tether's newer TetherToken's one control (settings.ts `blocked-list`: Arbitrum's USD₮0). */
 const BLOCKED_LIST_ABI = [parseAbiItem('function isBlocked(address) view returns (bool)')] as const;
 
-/** A call the contract reverted (it has no such function, or refused): not a node's fault. */
-const reverted = (error: unknown): boolean => error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionRevertedError) !== null;
-/** The same, as Geth-based nodes (Arbitrum's Nitro among them) also say it of a call to a missing
- * function: -32000 "execution reverted" with no data, which viem reads as ExecutionRevertedError. */
-const revertedOnAnyNode = (error: unknown): boolean => reverted(error) || (error instanceof BaseError && error.walk((cause) => cause instanceof ExecutionRevertedError) !== null);
+/** A call the contract reverted (it has no such function, or refused): not a node's fault. Geth-based
+ * nodes (Arbitrum's Nitro among them) say it of a call to a missing function as -32000 "execution
+ * reverted" with no data, which viem reads as ExecutionRevertedError, not ContractFunctionRevertedError. */
+const reverted = (error: unknown): boolean =>
+  error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionRevertedError || cause instanceof ExecutionRevertedError) !== null;
 
 /** A node that refuses a range says so in many words: too many results, range too large, limit
  * exceeded, response size, timeout. Any of them means "ask for less". */
@@ -362,7 +362,7 @@ export class EvmChain implements Chain {
     try {
       return await read();
     } catch (error) {
-      if (!revertedOnAnyNode(error)) throw error;
+      if (!reverted(error)) throw error;
       const other = this.options.tokenControls === 'tether' ? "'blocked-list' (Tether's newer TetherToken: isBlocked, no pause)" : "'tether' (TetherToken: isBlackListed and paused)";
       throw new Error(
         `the USDT contract ${contract} reverted a read of its ${this.options.tokenControls === 'tether' ? 'isBlackListed/paused' : 'isBlocked'} control: it does not have the controls the stage's tokenControls '${this.options.tokenControls}' names. Read its ABI on the network's explorer and set the network's tokenControls in EVM_NETWORKS (${other} or 'none')`,
@@ -380,7 +380,7 @@ export class EvmChain implements Chain {
     } catch (error) {
       // A contract without `deprecated()` (an upgraded one, which cannot be deprecated again)
       // reverts the call, on any node: it is where USDT lives. A node's error is thrown.
-      if (revertedOnAnyNode(error)) return null;
+      if (reverted(error)) return null;
       throw error;
     }
     return deprecated ? readContract(client, { address: contract as Address, abi: TETHER_CONTROLS_ABI, functionName: 'upgradedAddress' }) : null;
