@@ -1,10 +1,9 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { NETWORK_CHOICE, NETWORK_NAMES, type NetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
-import { DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { DynamoRescanCursor, DynamoScanCursor, type RescanProgress } from '#adapters/dynamo/deposit-chain-store';
 import { SLICES, type SliceSettings } from '#functions/settings/functions';
 import { parseSettings } from '#functions/settings/schema';
 import { JavaMissingError } from '#local/dynamodb-local';
@@ -13,37 +12,43 @@ import { STAGES } from '../config/stages.ts';
 import { onStageTable, stageTableOf } from './stage-table.ts';
 
 /**
- * `npm run deposits:rescan -- --network <n> --from-block <b> [--stage <s> --table <TableName>] [--json]`:
- * moves the network's deposit scan back to block `b`, so the poller reads every block from there
- * again over its next runs (docs/reconciliation.md, "USDT no scan recorded"). A payment no scan
+ * `npm run deposits:rescan -- --network <n> --from-block <b> [--to-block <c>] [--stage <s> --table <TableName>] [--json]`:
+ * has the network's deposit poller read blocks `b`–`c` again (by default up to the newest block its
+ * live scan has read), beside its live scan and in the time that scan leaves each run, so new
+ * payments are not held back (docs/reconciliation.md, "USDT no scan recorded"). A payment no scan
  * recorded (an event index or a provider that missed it: the poller logs `USDT at an unpaid deposit
  * address that no scan recorded` and counts it in UnrecordedDepositUsdt) is then recorded and
- * credited as any other; what was recorded already is not recorded again. Never moves the scan
- * forward; waits up to a minute for a run in progress to end. Locally it works on the running
- * `npm start` (or .data/); on a deployed stage pass the stage and its table with your AWS
- * credentials. Exits 2 on bad usage, 1 on a failure.
+ * credited as any other; what was recorded already is not recorded again. One rescan at a time per
+ * network: `--status` says how far the last one has come. Locally it works on the running `npm
+ * start` (or .data/); on a deployed stage pass the stage and its table with your AWS credentials.
+ * Exits 2 on bad usage, 1 on a failure or while another rescan of the network is under way.
  */
-const USAGE = `Usage: npm run deposits:rescan -- --network <${NETWORK_CHOICE}> --from-block <block> [--stage <local|sandbox|production> --table <TableName>] [--json]`;
-/** A scan's lease lasts a minute (deposit-scan.ts): a run in progress ends within it. */
-const WAIT_FOR_RUN_MS = 70_000;
-const RETRY_EVERY_MS = 2_000;
+const USAGE = `Usage: npm run deposits:rescan -- --network <${NETWORK_CHOICE}> (--from-block <block> [--to-block <block>] | --status) [--stage <local|sandbox|production> --table <TableName>] [--json]`;
 
 function refuse(message: string): never {
   console.error(`${message}\n${USAGE}`);
   process.exit(2);
 }
 
-let values: { network?: string; 'from-block'?: string; stage?: string; table?: string; json?: boolean };
+let values: { network?: string; 'from-block'?: string; 'to-block'?: string; status?: boolean; stage?: string; table?: string; json?: boolean };
 try {
-  ({ values } = parseArgs({ options: { network: { type: 'string' }, 'from-block': { type: 'string' }, stage: { type: 'string', default: 'local' }, table: { type: 'string' }, json: { type: 'boolean' } } }));
+  ({ values } = parseArgs({ options: { network: { type: 'string' }, 'from-block': { type: 'string' }, 'to-block': { type: 'string' }, status: { type: 'boolean' }, stage: { type: 'string', default: 'local' }, table: { type: 'string' }, json: { type: 'boolean' } } }));
 } catch (error) {
   refuse((error as Error).message);
 }
 if (!(NETWORK_NAMES as readonly string[]).includes(values.network ?? '')) refuse(`--network must be one of ${NETWORK_NAMES.join(', ')}, got ${JSON.stringify(values.network ?? '')}.`);
 const network = values.network as NetworkName;
-const fromText = values['from-block'] ?? '';
-if (!/^\d{1,15}$/.test(fromText)) refuse(`--from-block must be a block number (a whole number), got ${JSON.stringify(fromText)}.`);
-const fromBlock = Number(fromText);
+
+function blockArgument(name: 'from-block' | 'to-block'): number | undefined {
+  const text = values[name];
+  if (text === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(text)) refuse(`--${name} must be a block number (a whole number), got ${JSON.stringify(text)}.`);
+  return Number(text);
+}
+const fromBlock = blockArgument('from-block');
+const toBlock = blockArgument('to-block');
+if (values.status ? fromBlock !== undefined || toBlock !== undefined : fromBlock === undefined) refuse('Give --from-block (and perhaps --to-block) to start a rescan, or --status alone to see the last one.');
+if (fromBlock !== undefined && toBlock !== undefined && toBlock < fromBlock) refuse(`--to-block (${toBlock}) must not be before --from-block (${fromBlock}).`);
 const { stage, table } = stageTableOf(values, refuse);
 
 /** The stage's chain settings: a deployed stage's from config/stages.ts; locally, the EVM and Solana
@@ -58,8 +63,20 @@ function chainSettingsOf(): SliceSettings<'chain'> {
   return parseSettings(SLICES.chain, environment) as SliceSettings<'chain'>;
 }
 
+type Outcome =
+  | { result: 'started' | 'in_progress'; rescan: RescanProgress }
+  | { result: 'status'; rescan: RescanProgress | null }
+  | { result: 'not_started' }
+  | { result: 'not_read_yet'; scannedTo: number };
+
+const describe = (rescan: RescanProgress) => {
+  const blocks = `${network} blocks ${rescan.fromBlock}–${rescan.untilBlock}`;
+  if (rescan.nextBlock > rescan.untilBlock) return `The last rescan of ${blocks} (asked ${rescan.requestedAt}) has finished.`;
+  return `A rescan of ${blocks} (asked ${rescan.requestedAt}) is under way: at block ${rescan.nextBlock}, ${rescan.untilBlock - rescan.nextBlock + 1} blocks left.`;
+};
+
 try {
-  const outcome = await onStageTable(stage, table)(async (db, tableName) => {
+  const outcome = await onStageTable(stage, table)(async (db, tableName): Promise<Outcome> => {
     let cursorName: string;
     let previousCursorNames: string[] | undefined;
     try {
@@ -67,24 +84,36 @@ try {
     } catch (error) {
       refuse(`${network} is not open on the ${stage} stage: ${(error as Error).message}.`);
     }
-    const cursor = new DynamoScanCursor(db, tableName, cursorName, previousCursorNames);
-    const before = await cursor.position();
-    const waitUntil = Date.now() + WAIT_FOR_RUN_MS;
-    for (;;) {
-      const result = await cursor.rewind(fromBlock, new Date());
-      if (result !== 'leased' || Date.now() > waitUntil) return { result, before };
-      await sleep(RETRY_EVERY_MS);
-    }
+    const rescans = new DynamoRescanCursor(db, tableName, cursorName);
+    if (fromBlock === undefined) return { result: 'status', rescan: await rescans.progress() };
+    // Only blocks the live scan has read: it reads the rest anyway.
+    const scannedTo = await new DynamoScanCursor(db, tableName, cursorName, previousCursorNames).position();
+    if (scannedTo === null) return { result: 'not_started' };
+    const untilBlock = Math.min(toBlock ?? scannedTo - 1, scannedTo - 1);
+    if (untilBlock < fromBlock) return { result: 'not_read_yet', scannedTo };
+    return rescans.start(fromBlock, untilBlock, new Date());
   });
-  const { result, before } = outcome;
-  if (values.json) console.log(JSON.stringify({ network, result, fromBlock, wasAt: before }));
-  else if (result === 'rewound') {
-    console.log(`Moved the ${network} deposit scan back from block ${before} to block ${fromBlock}: the poller reads the ${before! - fromBlock} blocks again over its next runs; what was recorded already is not recorded twice.`);
-  } else if (result === 'not_past') {
-    console.log(before === null ? `The ${network} deposit scan has not started yet: nothing to read again.` : `The ${network} deposit scan is at block ${before}, not past ${fromBlock}: it reads that block anyway.`);
-  } else {
-    console.error(`A ${network} deposit scan kept running for over a minute; nothing changed. Try again.`);
-    process.exitCode = 1;
+  if (values.json) console.log(JSON.stringify({ network, ...outcome }));
+  else {
+    switch (outcome.result) {
+      case 'not_started':
+        console.log(`The ${network} deposit scan has not started yet: nothing to read again.`);
+        break;
+      case 'not_read_yet':
+        console.log(`The ${network} deposit scan has read up to block ${outcome.scannedTo - 1}, not block ${fromBlock} yet: it reads it anyway.`);
+        break;
+      case 'status':
+        console.log(outcome.rescan ? describe(outcome.rescan) : `No rescan of ${network} was asked.`);
+        break;
+      case 'started':
+        console.log(
+          `The ${network} deposit poller reads blocks ${outcome.rescan.fromBlock}–${outcome.rescan.untilBlock} again (${outcome.rescan.untilBlock - outcome.rescan.fromBlock + 1} blocks), beside its live scan and in the time that scan leaves each run: new payments are not held back, and what was recorded already is not recorded twice. --status says how far it has come.`,
+        );
+        break;
+      case 'in_progress':
+        console.error(`${describe(outcome.rescan)} Another can start once it has finished.`);
+        process.exitCode = 1;
+    }
   }
 } catch (error) {
   if (error instanceof JavaMissingError) {

@@ -14,8 +14,10 @@ import { undoReorganised } from './reorganisations.ts';
 
 export interface ScanCursor {
   /** Takes the lease, or returns null when another scanner holds it. `nextBlock` null: first run.
-   * `rereadFrom`: the first block the last scan read before it was final, where it said one. */
-  acquire(owner: string, now: Date, leaseMs: number): Promise<{ nextBlock: number | null; rereadFrom?: number } | null>;
+   * `rereadFrom`: the first block the last scan read before it was final, where it said one.
+   * `untilBlock`: a rescan's last block (a bounded read again of blocks the live scan has read,
+   * beside it: `npm run deposits:rescan`); absent for the live scan. */
+  acquire(owner: string, now: Date, leaseMs: number): Promise<{ nextBlock: number | null; rereadFrom?: number; untilBlock?: number } | null>;
   /** `rereadFrom`, on a chain with a finality depth (ChainReader.finalityDepth): the first block of
    * those scanned that was not final yet, which the next scan reads again. */
   advance(owner: string, nextBlock: number, rereadFrom?: number): Promise<void>;
@@ -44,7 +46,8 @@ export interface ScanResult {
   /** Of those recorded, the ones credited at once: already final when seen (seeFinalTransfer). */
   credited: number;
   /** Blocks between the chain's latest and the cursor after this run: the scanner's lag, for its
-   * alarm. Null when another scanner held the lease. */
+   * alarm; for a rescan, the blocks of its range it has left. Null when another scanner held the
+   * lease (or no rescan is under way). */
   lagBlocks: number | null;
   /** The time up to which this run has read the chain for good (ISO 8601): a payment mined by then
    * is recorded and will not appear later, so a deposit that expired by then was unpaid (its
@@ -52,7 +55,7 @@ export interface ScanResult {
    * depth, the final block's time (every block above it is read again); else the time of the
    * newest block read (the head, or on TRON the event index's newest block when it trails the
    * head), less EXPIRY_SETTLE_MARGIN_MS (the 20 blocks below the cursor are read again). Null when
-   * the run did not reach that block (behind, or another scanner held the lease). */
+   * the run did not reach that block (behind, or another scanner held the lease), and for a rescan. */
   readThrough: string | null;
 }
 
@@ -63,6 +66,10 @@ export interface ScanResult {
  * known; ./deposit-address-filter.ts), and records each once. The cursor's lease keeps two
  * scanners from working at once; a scanner that died lets the lease lapse and the next one
  * catches up from the cursor.
+ *
+ * A rescan (its cursor gives `untilBlock`) reads its range's blocks again and records what was
+ * missed, with nothing of the live scan's: no reorganisation check, no overlap, no readThrough (the
+ * live scan goes on beside it, and expiry goes by that).
  */
 export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<ScanResult> {
   const now = deps.now ?? (() => new Date());
@@ -85,13 +92,15 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
     const readable = indexed === null || indexed.number >= latest ? head : indexed;
     const final = finalBlock?.number ?? null;
     const settledUpTo = finalBlock ? finalBlock.timestamp : new Date(Date.parse(readable.timestamp) - EXPIRY_SETTLE_MARGIN_MS).toISOString();
+    const rescan = lease.untilBlock !== undefined;
     // First, and even when no block is new: a reorganisation can replace blocks without growing the chain.
-    await undoReorganised(deps, latest, now);
+    if (!rescan) await undoReorganised(deps, latest, now);
     const nextBlock = lease.nextBlock ?? readable.number;
-    const toBlock = Math.min(readable.number, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
+    const lastBlock = Math.min(readable.number, lease.untilBlock ?? readable.number);
+    const toBlock = Math.min(lastBlock, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
     // Nothing new: every block up to the head (or the index's newest) was read before.
-    if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: Math.max(0, latest - nextBlock + 1), readThrough: settledUpTo };
-    const fromBlock = scanStart(chain, nextBlock, lease.rereadFrom);
+    if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: Math.max(0, (rescan ? lastBlock : latest) - nextBlock + 1), readThrough: rescan ? null : settledUpTo };
+    const fromBlock = rescan ? nextBlock : scanStart(chain, nextBlock, lease.rereadFrom);
     const addresses = deps.addresses ?? new DepositAddressFilter(deps.store, now);
     // Refreshed once, after the chain read: by the chain as it decodes, or here.
     let refreshed: Promise<void> | undefined;
@@ -115,7 +124,8 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
     // The overlap re-reads recent blocks every run: one batched read skips what is recorded already.
     // Blocks past the cursor were never scanned; should a scanner that died before advancing have
     // recorded some, the write's own condition refuses them again (DuplicateTransfer).
-    const known = await deps.store.recordedTransfers(ours.filter((transfer) => transfer.blockNumber < nextBlock));
+    // A rescan's blocks were all read before.
+    const known = await deps.store.recordedTransfers(ours.filter((transfer) => rescan || transfer.blockNumber < nextBlock));
     const unrecorded = ours.filter((transfer) => !known.has(transferId(transfer)));
     // Where a mined Transfer log proves success (a chain that gives block hashes: EVM), one in a block
     // final before the logs were read is credited as it is recorded: a scanner catching up writes
@@ -138,14 +148,14 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
     const outcomes = await applySteps(deps.store, steps);
     // Below 1e-6 USDT (BSC): recorded, never credited; a transfer of it alone is left out above (dust.ts).
     await recordFinalDust(deps.network, deps.store, read.flat(), contracts, final, (to) => addresses.ownersOf(to), now());
-    await deps.cursor.advance(deps.owner, toBlock + 1, final === null ? undefined : Math.min(toBlock, final) + 1);
+    await deps.cursor.advance(deps.owner, toBlock + 1, final === null || rescan ? undefined : Math.min(toBlock, final) + 1);
     return {
       scanned: { fromBlock, toBlock },
       transfersSeen: transfers.length + leftOut,
       recorded: outcomes.length,
       credited: outcomes.filter((outcome) => outcome === 'credited').length,
-      lagBlocks: latest - toBlock,
-      readThrough: toBlock === readable.number ? settledUpTo : null,
+      lagBlocks: (lease.untilBlock ?? latest) - toBlock,
+      readThrough: !rescan && toBlock === readable.number ? settledUpTo : null,
     };
   } finally {
     await deps.cursor.release(deps.owner);

@@ -34,7 +34,7 @@ const deposits = new DynamoDepositStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
 let companyId: string;
 
-const { store, deps, cursor, scan, settle } = sandboxDepositJobs(env, clock, chain);
+const { store, deps, cursor, scan, rescans, rescan, settle } = sandboxDepositJobs(env, clock, chain);
 
 async function newDeposit(extra: { amount?: string; split?: { percentBps?: number; amount?: bigint } } = {}): Promise<Deposit> {
   return createDeposit(
@@ -327,7 +327,7 @@ describe('deposit detection and crediting', () => {
     expect(warnings).toEqual([expect.stringMatching(/did not say its newest block: read to the head/)]);
   });
 
-  it('an unpaid deposit whose address holds USDT that no scan recorded is never expired: logged and counted each run, and once the cursor is rewound over its block the payment is credited', async () => {
+  it('an unpaid deposit whose address holds USDT that no scan recorded is never expired: logged and counted each run, and a rescan of its blocks credits it while new payments go on being credited at once', async () => {
     const deposit = await newDeposit({ amount: '6' });
     // A provider that missed the payment's events: its block read, it looked empty.
     const blind: SandboxChain = Object.create(chain);
@@ -369,24 +369,29 @@ describe('deposit detection and crediting', () => {
       expect.objectContaining({ level: 'error' }),
     ]);
 
-    // The operator rewinds the cursor to the payment's block: the scans read it again, and record it.
-    // Not while a scanner holds the lease: its run's end would move the cursor forward again.
-    expect(await cursor().acquire('scanner-b', clock.now(), 60_000)).not.toBeNull();
-    expect(await cursor().rewind(paidIn, clock.now())).toBe('leased');
-    await cursor().release('scanner-b');
-    expect(await cursor().rewind(paidIn, clock.now())).toBe('rewound');
-    let recovered = 0;
-    let again = await scan();
-    recovered += again.recorded;
-    while (again.scanned) {
-      again = await scan();
-      recovered += again.recorded;
-    }
-    expect(recovered).toBe(1);
-    // Never forward: a block at the cursor or past it is refused.
-    expect(await cursor().rewind((await cursor().position())!, clock.now())).toBe('not_past');
+    // The operator has the blocks around the payment's read again (npm run deposits:rescan), 261
+    // of them: two scans. One rescan at a time.
+    const liveAt = (await cursor().position())!;
+    expect(await rescans.start(paidIn - 250, paidIn + 10, clock.now())).toMatchObject({ result: 'started' });
+    expect(await rescans.start(paidIn, paidIn + 1, clock.now())).toEqual({ result: 'in_progress', rescan: { fromBlock: paidIn - 250, nextBlock: paidIn - 250, untilBlock: paidIn + 10, requestedAt: clock.now().toISOString() } });
+    // The live scan is not moved back: a payment made now is recorded by its next run.
+    const meanwhile = await newDeposit({ amount: '2' });
+    await pay(meanwhile.address, '2');
+    clock.advanceBlocks(1);
+    expect(await scan()).toMatchObject({ recorded: 1, lagBlocks: 0 });
+    expect(await cursor().position()).toBeGreaterThan(liveAt);
+    // The rescan reads its range, 200 blocks a scan, and records what was missed, once.
+    expect(await rescan()).toMatchObject({ scanned: { fromBlock: paidIn - 250, toBlock: paidIn - 51 }, recorded: 0, lagBlocks: 61, readThrough: null });
+    expect(await rescan()).toMatchObject({ scanned: { fromBlock: paidIn - 50, toBlock: paidIn + 10 }, recorded: 1, lagBlocks: 0 });
+    // Finished: it reads no more, and says so.
+    expect(await rescan()).toMatchObject({ scanned: null, recorded: 0, lagBlocks: null });
+    expect(await rescans.progress()).toMatchObject({ nextBlock: paidIn + 11, untilBlock: paidIn + 10 });
+    // Another rescan of the same blocks records nothing twice.
+    expect(await rescans.start(paidIn, paidIn, clock.now())).toMatchObject({ result: 'started' });
+    expect(await rescan()).toMatchObject({ scanned: { fromBlock: paidIn, toBlock: paidIn }, recorded: 0 });
     await settle();
     expect(await read(deposit)).toMatchObject({ status: 'completed', creditedAmount: usdt('6') });
+    expect(await read(meanwhile)).toMatchObject({ status: 'completed', creditedAmount: usdt('2') });
     expect((await pollerRun()).unrecordedUsdt).toBe(0);
   });
 

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
+import { DynamoRescanCursor, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { parseAmount } from '#functions/shared/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { STAGES } from '../../config/stages.ts';
@@ -47,6 +48,33 @@ describe('a deposit on the local runtime, paid on the sandbox chain', () => {
       [`company:${api.runtime.sandbox.companyId}:pending → company:${api.runtime.sandbox.companyId}:available`],
     ]);
     await expectLedgerMatchesBalances(db, api.runtime.tableName, api.runtime.sandbox.companyId);
+  });
+
+  it('is not recorded twice when the poller reads its blocks again for a rescan, beside its live scan', { timeout: 90_000 }, async () => {
+    const db = createDocumentClient(api.runtime.dynamoEndpoint);
+    const { id, address } = (await api.call('POST', '/deposits', { body: { method: 'usdt', network: 'tron', reference: 'e2e-rescan', amount: '4' } })).body.data;
+    const { blockNumber } = await api.chain.submitTransfer({
+      contract: STAGES.local.functionEnvironment.USDT_CONTRACT,
+      from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 123_457),
+      to: address,
+      amount: parseAmount('4', 'USDT'),
+    });
+    await waitFor(async () => (await api.call('GET', `/deposits/${id}`)).body.data, (deposit) => deposit.status === 'completed');
+    const { companyId } = api.runtime.sandbox;
+    const written = async () => ({ events: await storedEvents(db, api.runtime.tableName, companyId), entries: await storedLedgerEntries(db, api.runtime.tableName, companyId) });
+    const before = await written();
+
+    // What npm run deposits:rescan asks: the blocks from just before the payment's to the live scan's.
+    const live = new DynamoScanCursor(db, api.runtime.tableName, 'sandbox:usdt');
+    const rescans = new DynamoRescanCursor(db, api.runtime.tableName, 'sandbox:usdt');
+    const scannedTo = (await live.position())!;
+    expect((await rescans.start(blockNumber - 5, scannedTo - 1, new Date())).result).toBe('started');
+    const finished = await waitFor(() => rescans.progress(), (rescan) => rescan!.nextBlock > rescan!.untilBlock);
+    expect(finished).toMatchObject({ fromBlock: blockNumber - 5, nextBlock: scannedTo, untilBlock: scannedTo - 1 });
+    // The live scan went on meanwhile, and the payment read again was not recorded again.
+    expect(await live.position()).toBeGreaterThanOrEqual(scannedTo);
+    expect(await written()).toEqual(before);
+    expect((await api.call('GET', `/deposits/${id}`)).body.data).toMatchObject({ status: 'completed', creditedAmount: '4.000000', transactions: [expect.objectContaining({ amount: '4.000000' })] });
   });
 });
 

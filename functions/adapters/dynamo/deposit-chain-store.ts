@@ -1,5 +1,6 @@
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DepositChainStore } from '#functions/deposits/deposit-chain';
 import type { ScanCursor } from '#functions/deposits/deposit-scan';
 import type { AddressOwner, ListedDepositAddress } from '#functions/deposits/deposit-address-filter';
@@ -7,7 +8,8 @@ import { keepsSanctionedMoneyInPlace, transferId, type DepositChange, type Trans
 import type { Deposit } from '#functions/deposits/deposits';
 import { balanceChanges, subjectOf, type LedgerEntry } from '#functions/ledger/ledger';
 import { changeOf, shardsWrittenUnread } from './balance-shards.ts';
-import { chainTransferItem, scanCursorItem } from './items/chain-transfer.ts';
+import { chainTransferItem, scanCursorItem, scanRescanItem } from './items/chain-transfer.ts';
+import type { Item } from './items/item.ts';
 import { dustTransferItem } from './items/dust-transfer.ts';
 import type { DustTransfer } from '#functions/deposits/dust';
 import { depositAddressItem } from './items/deposit-address.ts';
@@ -277,7 +279,62 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
   }
 }
 
-/** The scanner's cursor with a lease: an UpdateItem that succeeds for one scanner at a time. */
+type CursorKey = ReturnType<typeof scanCursorItem.key>;
+
+/**
+ * A scan's lease on its record: an UpdateItem that succeeds for one scanner at a time (`onlyIf`:
+ * a further condition, such as a rescan's range not finished), returning the record as it then is;
+ * null when another holds it or the condition fails.
+ */
+async function takeLease(db: DynamoDBDocumentClient, tableName: string, Key: CursorKey, type: string, lease: { owner: string; now: Date; leaseMs: number; onlyIf?: string }): Promise<Item | null> {
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key,
+        UpdateExpression: 'SET leaseOwner = :owner, leaseExpiresAt = :until, #type = :type',
+        ConditionExpression: `(attribute_not_exists(leaseExpiresAt) OR leaseExpiresAt < :now)${lease.onlyIf ? ` AND ${lease.onlyIf}` : ''}`,
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':owner': lease.owner, ':until': lease.now.getTime() + lease.leaseMs, ':now': lease.now.getTime(), ':type': type },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes ?? {};
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return null;
+    throw error;
+  }
+}
+
+/** Moves a leased scan to `nextBlock`: only the lease holder does, and never backwards. */
+async function advanceLeased(db: DynamoDBDocumentClient, tableName: string, Key: CursorKey, owner: string, nextBlock: number, rereadFrom?: number): Promise<void> {
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key,
+      UpdateExpression: rereadFrom === undefined ? 'SET nextBlock = :next' : 'SET nextBlock = :next, rereadFrom = :reread',
+      ConditionExpression: 'leaseOwner = :owner AND (attribute_not_exists(nextBlock) OR nextBlock <= :next)',
+      ExpressionAttributeValues: { ':owner': owner, ':next': nextBlock, ...(rereadFrom !== undefined && { ':reread': rereadFrom }) },
+    }),
+  );
+}
+
+async function releaseLease(db: DynamoDBDocumentClient, tableName: string, Key: CursorKey, owner: string): Promise<void> {
+  // Not held (the lease lapsed and another scanner took it): nothing of ours to release.
+  await heldCondition(
+    db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key,
+        UpdateExpression: 'REMOVE leaseOwner, leaseExpiresAt',
+        ConditionExpression: 'leaseOwner = :owner',
+        ExpressionAttributeValues: { ':owner': owner },
+      }),
+    ),
+  );
+}
+
+/** The scanner's cursor with a lease: one scanner moves it at a time. */
 export class DynamoScanCursor implements ScanCursor {
   /** `previousNames`: names the cursor had before (ChainSettings.previousCursorNames); with no
    * position of its own, it starts where the earliest of those stood. */
@@ -299,80 +356,18 @@ export class DynamoScanCursor implements ScanCursor {
   }
 
   async acquire(owner: string, now: Date, leaseMs: number): Promise<{ nextBlock: number | null; rereadFrom?: number } | null> {
-    try {
-      const { Attributes } = await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: scanCursorItem.key(this.name),
-          UpdateExpression: 'SET leaseOwner = :owner, leaseExpiresAt = :until, #type = :type',
-          ConditionExpression: 'attribute_not_exists(leaseExpiresAt) OR leaseExpiresAt < :now',
-          ExpressionAttributeNames: { '#type': 'type' },
-          ExpressionAttributeValues: { ':owner': owner, ':until': now.getTime() + leaseMs, ':now': now.getTime(), ':type': scanCursorItem.type },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      const rereadFrom = scanCursorItem.rereadFromOf(Attributes ?? {});
-      return { nextBlock: scanCursorItem.nextBlockOf(Attributes ?? {}) ?? (await this.previousPosition()), ...(rereadFrom !== null && { rereadFrom }) };
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return null;
-      throw error;
-    }
+    const item = await takeLease(this.db, this.tableName, scanCursorItem.key(this.name), scanCursorItem.type, { owner, now, leaseMs });
+    if (!item) return null;
+    const rereadFrom = scanCursorItem.rereadFromOf(item);
+    return { nextBlock: scanCursorItem.nextBlockOf(item) ?? (await this.previousPosition()), ...(rereadFrom !== null && { rereadFrom }) };
   }
 
   async advance(owner: string, nextBlock: number, rereadFrom?: number): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: scanCursorItem.key(this.name),
-        UpdateExpression: rereadFrom === undefined ? 'SET nextBlock = :next' : 'SET nextBlock = :next, rereadFrom = :reread',
-        // Only the lease holder moves the cursor, and never backwards.
-        ConditionExpression: 'leaseOwner = :owner AND (attribute_not_exists(nextBlock) OR nextBlock <= :next)',
-        ExpressionAttributeValues: { ':owner': owner, ':next': nextBlock, ...(rereadFrom !== undefined && { ':reread': rereadFrom }) },
-      }),
-    );
+    await advanceLeased(this.db, this.tableName, scanCursorItem.key(this.name), owner, nextBlock, rereadFrom);
   }
 
   async release(owner: string): Promise<void> {
-    // Not held (the lease lapsed and another scanner took it): nothing of ours to release.
-    await heldCondition(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: scanCursorItem.key(this.name),
-          UpdateExpression: 'REMOVE leaseOwner, leaseExpiresAt',
-          ConditionExpression: 'leaseOwner = :owner',
-          ExpressionAttributeValues: { ':owner': owner },
-        }),
-      ),
-    );
-  }
-  /**
-   * Moves the cursor back so the next scans read `nextBlock` onward again (`npm run
-   * deposits:rescan`): a payment no scan recorded (an event index or a provider that missed it) is
-   * then recorded as any other, what was recorded already is not again. Only while no scanner holds
-   * the lease, which would move the cursor forward again as its run ends; never forward. 'leased':
-   * try again within a minute; 'not_past': the cursor is at or before that block already, or has
-   * never moved.
-   */
-  async rewind(nextBlock: number, now: Date): Promise<'rewound' | 'leased' | 'not_past'> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: scanCursorItem.key(this.name),
-          // The lease goes too: a scanner whose lease looked lapsed by this machine's clock, but
-          // not by its own, can then no longer move the cursor forward again (advance needs it).
-          UpdateExpression: 'SET nextBlock = :next REMOVE rereadFrom, leaseOwner, leaseExpiresAt',
-          ConditionExpression: 'nextBlock > :next AND (attribute_not_exists(leaseExpiresAt) OR leaseExpiresAt < :now)',
-          ExpressionAttributeValues: { ':next': nextBlock, ':now': now.getTime() },
-        }),
-      );
-      return 'rewound';
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      const at = await this.position();
-      return at === null || at <= nextBlock ? 'not_past' : 'leased';
-    }
+    await releaseLease(this.db, this.tableName, scanCursorItem.key(this.name), owner);
   }
 
   /** Where the cursor stands: the next block to scan, or null before any scan moved it. */
@@ -385,5 +380,70 @@ export class DynamoScanCursor implements ScanCursor {
    * again (the local runtime's anvil nodes, fresh at each start), whose old cursor is past its head. */
   async forget(): Promise<void> {
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: scanCursorItem.key(this.name) }));
+  }
+}
+
+export interface RescanProgress {
+  fromBlock: number;
+  /** The next block the rescan reads; past `untilBlock` once it is finished. */
+  nextBlock: number;
+  untilBlock: number;
+  requestedAt: string;
+}
+
+/**
+ * A bounded rescan of one network's blocks beside its live scan (`npm run deposits:rescan`): the
+ * poller reads `fromBlock`–`untilBlock` again in the time its live scan leaves each run, so a payment
+ * no scan recorded is found without holding back the new ones. Its own record and lease, in the
+ * live cursor's partition; one rescan at a time per network.
+ */
+export class DynamoRescanCursor implements ScanCursor {
+  /** `name`: the live scan cursor's (ChainSettings.cursorName). */
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly name: string,
+  ) {}
+
+  /** Null when no rescan is under way (none asked, or the last one finished), or another run holds it. */
+  async acquire(owner: string, now: Date, leaseMs: number): Promise<{ nextBlock: number; untilBlock: number } | null> {
+    const item = await takeLease(this.db, this.tableName, scanRescanItem.key(this.name), scanRescanItem.type, { owner, now, leaseMs, onlyIf: 'nextBlock <= untilBlock' });
+    if (!item) return null;
+    const { nextBlock, untilBlock } = scanRescanItem.progressOf(item);
+    return { nextBlock, untilBlock };
+  }
+
+  async advance(owner: string, nextBlock: number): Promise<void> {
+    await advanceLeased(this.db, this.tableName, scanRescanItem.key(this.name), owner, nextBlock);
+  }
+
+  async release(owner: string): Promise<void> {
+    await releaseLease(this.db, this.tableName, scanRescanItem.key(this.name), owner);
+  }
+
+  /** Asks for `fromBlock`–`untilBlock` to be read again: 'started', or 'in_progress' (nothing
+   * written) while an earlier rescan of the network has blocks left; with the rescan under way. */
+  async start(fromBlock: number, untilBlock: number, now: Date): Promise<{ result: 'started' | 'in_progress'; rescan: RescanProgress }> {
+    const rescan = { fromBlock, nextBlock: fromBlock, untilBlock, requestedAt: now.toISOString() };
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...scanRescanItem.head(this.name), ...rescan },
+          ConditionExpression: 'attribute_not_exists(PK) OR nextBlock > untilBlock',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { result: 'started', rescan };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
+      return { result: 'in_progress', rescan: scanRescanItem.progressOf(unmarshall(error.Item, { wrapNumbers: true })) };
+    }
+  }
+
+  /** The network's rescan under way, or the last one (finished: `nextBlock` past `untilBlock`); null when none was asked. */
+  async progress(): Promise<RescanProgress | null> {
+    const item = await readItem(this.db, this.tableName, scanRescanItem.key(this.name));
+    return item ? scanRescanItem.progressOf(item) : null;
   }
 }

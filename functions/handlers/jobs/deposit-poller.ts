@@ -3,7 +3,7 @@ import middy from '@middy/core';
 import { scheduledNetwork, type NetworkScheduleEvent } from './network-schedule.ts';
 import type { Context } from 'aws-lambda';
 import type { DepositHolds } from '#functions/deposits/deposit-chain';
-import { scanDeposits } from '#functions/deposits/deposit-scan';
+import { scanDeposits, type ScanCursor, type ScanResult } from '#functions/deposits/deposit-scan';
 import { confirmDeposits, expireDeposits, expireWhereNotOpen, releaseUnfrozen } from '#functions/deposits/deposit-confirmation';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import type { Log } from '#functions/shared/log';
@@ -11,7 +11,7 @@ import { dynamoFrom } from '#adapters/runtime';
 import { FIRST_NETWORK, metricsDimensionOf, type NetworkName } from '#functions/networks/names';
 import { networksOpenIn } from '#functions/networks/open-networks';
 import { chainsOf } from '#functions/networks/chain-registry';
-import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { DynamoDepositChainStore, DynamoRescanCursor, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { MetricUnit, runJob } from '#adapters/observability';
 import { functionSettings } from '#functions/settings/functions';
 import { screeningListOf } from '#adapters/dynamo/screening-store';
@@ -34,6 +34,7 @@ function pollerOf(network: NetworkName) {
   return {
     deps: { network, chain, store, usdtContract: chainSettings.usdtContract, holds },
     cursor: new DynamoScanCursor(db, tableName, chainSettings.cursorName, chainSettings.previousCursorNames),
+    rescanCursor: new DynamoRescanCursor(db, tableName, chainSettings.cursorName),
     addresses: new DepositAddressFilter(store),
   };
 }
@@ -49,20 +50,20 @@ const CATCH_UP_LAG_BLOCKS = 20;
 
 /**
  * The deposit poller of one network (an EventBridge target per network in AWS, whose input names
- * it; a timer per network in the local runtime): scan new blocks, settle what is final, expire
- * this network's deposits unpaid through their expiry (expireDeposits).
+ * it; a timer per network in the local runtime): scan new blocks, then a rescan's blocks in the
+ * time left (npm run deposits:rescan), settle what is final, expire this network's deposits unpaid
+ * through their expiry (expireDeposits).
  */
 export async function pollDeposits(network: NetworkName, log?: Log) {
   if (!pollers.has(network)) pollers.set(network, pollerOf(network));
-  const { deps, cursor, addresses } = pollers.get(network)!;
+  const { deps, cursor, rescanCursor, addresses } = pollers.get(network)!;
+  const startedAt = Date.now();
+  const scanning = (scanCursor: ScanCursor) => () => scanDeposits({ ...deps, log, cursor: scanCursor, owner: randomUUID(), addresses });
   // A fast chain (Arbitrum makes four blocks a second) outruns one scan a minute: scan again
   // while behind, within the run's time, each scan taking the cursor's lease anew.
-  const startedAt = Date.now();
-  let scan = await scanDeposits({ ...deps, log, cursor, owner: randomUUID(), addresses });
-  while (scan.lagBlocks !== null && scan.lagBlocks > CATCH_UP_LAG_BLOCKS && Date.now() - startedAt < CATCH_UP_MS) {
-    const next = await scanDeposits({ ...deps, log, cursor, owner: randomUUID(), addresses });
-    scan = { ...next, transfersSeen: scan.transfersSeen + next.transfersSeen, recorded: scan.recorded + next.recorded, credited: scan.credited + next.credited };
-  }
+  const scan = await scanWhile(scanning(cursor), (lag) => lag > CATCH_UP_LAG_BLOCKS, startedAt);
+  // New payments first: a rescan reads old blocks only in what is left of the time.
+  const rescan = scan.lagBlocks !== null && scan.lagBlocks > CATCH_UP_LAG_BLOCKS ? null : await scanWhile(scanning(rescanCursor), (left) => left > 0, startedAt);
   const confirm = await confirmDeposits({ ...deps, log });
   const released = await releaseUnfrozen({ ...deps, log });
   // Each network expires its own deposits, once its chain is read past their expiry.
@@ -71,7 +72,17 @@ export async function pollDeposits(network: NetworkName, log?: Log) {
   if (network === FIRST_NETWORK) {
     expiry.expired += await expireWhereNotOpen({ storeOf: (other) => new DynamoDepositChainStore(db, tableName, other), log }, networksOpenIn(settings));
   }
-  return { scan, confirm, released, expiry };
+  return { scan, rescan, confirm, released, expiry };
+}
+
+/** Scans once, then again while `behind` says so and the run has time, adding up what was recorded. */
+async function scanWhile(scanOnce: () => Promise<ScanResult>, behind: (lagBlocks: number) => boolean, startedAt: number): Promise<ScanResult> {
+  let scan = await scanOnce();
+  while (scan.lagBlocks !== null && behind(scan.lagBlocks) && Date.now() - startedAt < CATCH_UP_MS) {
+    const next = await scanOnce();
+    scan = { ...next, transfersSeen: scan.transfersSeen + next.transfersSeen, recorded: scan.recorded + next.recorded, credited: scan.credited + next.credited };
+  }
+  return scan;
 }
 
 /** One line per run (INFO when something moved) and the metrics the stack alarms on, per network:
@@ -87,13 +98,13 @@ export const handler = middy<NetworkScheduleEvent>().handler(async (event: Netwo
       if (dimension !== null) metrics.addDimension('Network', dimension);
       const outcome = await pollDeposits(network, log);
       if (outcome.scan.lagBlocks !== null) metrics.addMetric('ScannerLagBlocks', MetricUnit.Count, outcome.scan.lagBlocks);
-      metrics.addMetric('DepositsCredited', MetricUnit.Count, outcome.scan.credited + outcome.confirm.confirmed);
+      metrics.addMetric('DepositsCredited', MetricUnit.Count, outcome.scan.credited + (outcome.rescan?.credited ?? 0) + outcome.confirm.confirmed);
       metrics.addMetric('DepositTransfersDropped', MetricUnit.Count, outcome.confirm.dropped);
       metrics.addMetric('DepositTransfersHeld', MetricUnit.Count, outcome.confirm.held);
       // Unpaid deposits past expiry whose address holds USDT no scan recorded (expireDeposits).
       metrics.addMetric('UnrecordedDepositUsdt', MetricUnit.Count, outcome.expiry.unrecordedUsdt);
       return outcome;
     },
-    ({ scan, confirm, released, expiry }) => scan.recorded + confirm.confirmed + confirm.dropped + confirm.held + released + expiry.expired + expiry.unrecordedUsdt > 0,
+    ({ scan, rescan, confirm, released, expiry }) => scan.recorded + (rescan?.scanned ? 1 : 0) + confirm.confirmed + confirm.dropped + confirm.held + released + expiry.expired + expiry.unrecordedUsdt > 0,
   );
 });

@@ -74,3 +74,17 @@ export const scanCursorItem = {
   /** The first block the last scan read before it was final; null where no scan said one (TRON). */
   rereadFromOf: (item: Item): number | null => (item.rereadFrom === undefined ? null : Number(toBigInt(item.rereadFrom))),
 };
+
+/** A bounded rescan of a network's blocks (`npm run deposits:rescan`) beside its live scan, in the
+ * scan cursor's partition: the range `fromBlock`–`untilBlock`, `nextBlock` where it stands (past
+ * `untilBlock` once finished: the record stays, saying what the last rescan read), `requestedAt`,
+ * and a lease of its own. */
+export const scanRescanItem = {
+  ...globalRecord('ScanRescan', 'CHAIN_CURSOR', 'RESCAN'),
+  progressOf: (item: Item) => ({
+    fromBlock: Number(toBigInt(item.fromBlock)),
+    nextBlock: Number(toBigInt(item.nextBlock)),
+    untilBlock: Number(toBigInt(item.untilBlock)),
+    requestedAt: item.requestedAt as string,
+  }),
+};
