@@ -200,6 +200,8 @@ it.each([
 
 it.each([
   ['arbitrum', { ...EVM_NETWORKS.arbitrum, tokenControls: undefined }, /EVM_NETWORKS\.arbitrum\.usdtContract 0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9 has the issuer controls 'blocked-list', but the stage reads it as 'tether' \(arbitrum's default\).*Set EVM_NETWORKS\.arbitrum\.tokenControls to 'blocked-list'/],
+  // Polygon's PoS USDT, upgraded to USDT0 at the same address: isBlocked, no isBlackListed.
+  ['polygon', { ...EVM_NETWORKS.ethereum, chainId: 137, usdtContract: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', tokenControls: undefined }, /EVM_NETWORKS\.polygon\.usdtContract 0xc2132D05D31c914a87C6611C10748AEb04B58e8F has the issuer controls 'blocked-list', but the stage reads it as 'tether' \(polygon's default\).*Set EVM_NETWORKS\.polygon\.tokenControls to 'blocked-list'/],
   ['ethereum', { ...EVM_NETWORKS.ethereum, tokenControls: 'none' }, /EVM_NETWORKS\.ethereum\.usdtContract 0xdAC17F958D2ee523a2206206994597C13D831ec7 has the issuer controls 'tether', but the stage reads it as 'none':/],
 ])("refuses at synth a known mainnet USDT read with another token's controls (%s): every freeze read would revert, and no deposit be credited", (name, network, message) => {
   expect(() => sandboxTemplateWith({ EVM_NETWORKS: JSON.stringify({ [name]: network }) })).toThrow(message);

@@ -18,7 +18,7 @@ const FACTORY = { forwarderFactory: '0x5FbDB2315678afecb367f032d93F642f64180aa3'
 const EVERY_EVM_NETWORK = {
   ethereum: { chainId: 1, rpcUrlSecret: 'cambio/stage/ethereum-rpc-url', usdtContract: '0xdAC17F958D2ee523a2206206994597C13D831ec7', ...FACTORY, confirmations: 64, scanEveryMinutes: 2 },
   bsc: { chainId: 56, rpcUrlSecret: 'cambio/stage/bsc-rpc-url', usdtContract: '0x55d398326f99059fF775485246999027B3197955', ...FACTORY, confirmations: 15 },
-  polygon: { chainId: 137, rpcUrlSecret: 'cambio/stage/polygon-rpc-url', usdtContract: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', ...FACTORY, confirmations: 1 },
+  polygon: { chainId: 137, rpcUrlSecret: 'cambio/stage/polygon-rpc-url', usdtContract: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', tokenControls: 'blocked-list', ...FACTORY, confirmations: 1 },
   arbitrum: { chainId: 42161, rpcUrlSecret: 'cambio/stage/arbitrum-rpc-url', usdtContract: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9', tokenControls: 'blocked-list', ...FACTORY, confirmations: 1 },
 };
 const SOLANA = { rpcUrlSecret: 'cambio/stage/solana-rpc-url', usdtMint: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', depositSeedSecret: 'cambio/stage/solana-deposit-seed' };

@@ -33,19 +33,22 @@ export const arbitrum = evmNetwork({ name: 'arbitrum', chainId: 42161, blockMs: 
  * (`tokenControls`, settings.ts TOKEN_CONTROLS: TetherToken's on Ethereum, and on Polygon and
  * Arbitrum as the local chains run them; none on BSC, whose BEP20USDT has no freeze, pause or fee).
  * A stage's EVM_NETWORKS may say otherwise per network, and must where the contract is Tether's
- * newer token (`blocked-list`: Arbitrum's USD₮0 today; docs/evm-networks.md, `tokenControls`). */
+ * newer token (`blocked-list`: Arbitrum's and Polygon's mainnet USDT today; docs/evm-networks.md,
+ * `tokenControls`). */
 export const EVM_NETWORKS = { ethereum, bsc, polygon, arbitrum } as const;
 
 /**
- * The issuer controls of the mainnet USDT contracts whose code is known here
- * (../shared/networks.md's table; docs/evm-networks.md): Ethereum's is the old TetherToken, BSC's
- * BEP20USDT has none, and Arbitrum's, USD₮0, is Tether's newer token with a blocked list. `cdk
- * synth` refuses a stage that names one of these with other controls. Polygon's is left out: which
- * token stands behind its proxy today must be read on the explorer (docs/evm-networks.md).
+ * The issuer controls of the mainnet USDT contracts whose code is known here (docs/evm-networks.md,
+ * `tokenControls`): Ethereum's is the old TetherToken, BSC's BEP20USDT has none, and Arbitrum's
+ * (USD₮0) and Polygon's are Tether's newer token with a blocked list. Polygon's PoS USDT was
+ * upgraded to USDT0 behind its proxy in 2025, at the same address (`UChildUSDT0` with
+ * `WithBlockedList`: `isBlocked`, no `isBlackListed`), where ../shared/networks.md still describes
+ * the bridged TetherToken. `cdk synth` refuses a stage that names one of these with other controls.
  */
 export const KNOWN_USDT_CONTROLS: Readonly<Record<string, TokenControlsKind>> = {
   '0xdac17f958d2ee523a2206206994597c13d831ec7': 'tether',
   '0x55d398326f99059ff775485246999027b3197955': 'none',
+  '0xc2132d05d31c914a87c6611c10748aeb04b58e8f': 'blocked-list',
   '0xfd086bc7cd5c481dcc9c85ebe478a1c0b69fcbb9': 'blocked-list',
 };
 
