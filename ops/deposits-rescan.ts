@@ -93,6 +93,8 @@ try {
     if (untilBlock < fromBlock) return { result: 'not_read_yet', scannedTo };
     return rescans.start(fromBlock, untilBlock, new Date());
   });
+  // Refused while another rescan of the network has blocks left, in either form.
+  if (outcome.result === 'in_progress') process.exitCode = 1;
   if (values.json) console.log(JSON.stringify({ network, ...outcome }));
   else {
     switch (outcome.result) {
@@ -112,7 +114,6 @@ try {
         break;
       case 'in_progress':
         console.error(`${describe(outcome.rescan)} Another can start once it has finished.`);
-        process.exitCode = 1;
     }
   }
 } catch (error) {

@@ -209,6 +209,33 @@ describe('deposit detection and crediting', () => {
     expect(await read(deposit)).toMatchObject({ status: 'completed', creditedAmount: usdt('30') });
   });
 
+  it('a payment dropped because no view of the node knew it past finality and a minute is recorded again by a rescan of its block, and credited once', async () => {
+    const deposit = await newDeposit();
+    const { txHash } = await pay(deposit.address, '30');
+    clock.advanceBlocks(1);
+    await scan();
+    const paidIn = (await chain.receipt(txHash))!.blockNumber;
+    // Nodes that never learn the transaction, though it stands on the chain.
+    const blind: SandboxChain = Object.create(chain);
+    blind.receipt = async (hash: string) => (hash === txHash ? null : chain.receipt(hash));
+    blind.finalReceipt = async (hash: string) => (hash === txHash ? null : chain.finalReceipt(hash));
+    for (const expected of [{ waiting: 1 }, { dropped: 1 }]) {
+      clock.advanceBlocks(20);
+      await scan();
+      expect(await confirmDeposits({ ...deps(), chain: blind })).toMatchObject(expected);
+    }
+    expect(await read(deposit)).toMatchObject({ status: 'awaiting_payment', receivedAmount: 0n });
+    // Its USDT is still at the address (reconcile's unexplained USDT), in a block the live scan
+    // no longer reads: a rescan of that block records it again, and it is credited as any other.
+    expect(await rescans.start(paidIn, paidIn, clock.now())).toMatchObject({ result: 'started' });
+    expect(await rescan()).toMatchObject({ scanned: { fromBlock: paidIn, toBlock: paidIn }, recorded: 1 });
+    expect(await settle()).toMatchObject({ confirmed: 1 });
+    expect(await read(deposit)).toMatchObject({ status: 'completed', receivedAmount: usdt('30'), creditedAmount: usdt('30') });
+    expect(await balance()).toMatchObject({ available: usdt('30'), pending: 0n });
+    expect((await events()).map((event) => event.type)).toEqual(['deposit.confirming', 'deposit.transfer_reversed', 'deposit.confirming', 'deposit.completed']);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
   it('an unpaid deposit expires after 24 h, and late funds are still credited', async () => {
     const deposit = await newDeposit({ amount: '5' });
     // Expired once the chain is read for good past its expiry: the head a settling margin and a block's time after it.

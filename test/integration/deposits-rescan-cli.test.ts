@@ -39,6 +39,9 @@ describe('npm run deposits:rescan', () => {
     const second = await rescan(['--network', 'tron', '--from-block', '100', '--to-block', '120']);
     expect(second.status).toBe(1);
     expect(second.stderr).toMatch(/A rescan of tron blocks 400–499 \(asked .*\) is under way: at block 400, 100 blocks left\. Another can start once it has finished\./);
+    const secondAsJson = await rescan(['--network', 'tron', '--from-block', '100', '--json']);
+    expect(secondAsJson.status).toBe(1);
+    expect(JSON.parse(secondAsJson.stdout)).toMatchObject({ result: 'in_progress', rescan: { fromBlock: 400, nextBlock: 400, untilBlock: 499 } });
 
     // The poller reads it to its end.
     const rescans = new DynamoRescanCursor(env.db, env.tableName, 'sandbox:usdt');

@@ -370,16 +370,18 @@ export class DynamoScanCursor implements ScanCursor {
     await releaseLease(this.db, this.tableName, scanCursorItem.key(this.name), owner);
   }
 
-  /** Where the cursor stands: the next block to scan, or null before any scan moved it. */
+  /** Where the cursor stands: the next block to scan (where its previous names stood, before its
+   * first scan under this one), or null before any scan moved it. */
   async position(): Promise<number | null> {
     const item = await readItem(this.db, this.tableName, scanCursorItem.key(this.name));
-    return item ? scanCursorItem.nextBlockOf(item) : null;
+    return (item ? scanCursorItem.nextBlockOf(item) : null) ?? (await this.previousPosition());
   }
 
-  /** Forgets where the scan was, so the next one starts at the chain's head: for a chain that began
-   * again (the local runtime's anvil nodes, fresh at each start), whose old cursor is past its head. */
+  /** Forgets where the scan was, and any rescan of its blocks, so the next one starts at the chain's
+   * head: for a chain that began again (the local runtime's anvil nodes, fresh at each start), whose
+   * old cursor is past its head. */
   async forget(): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: scanCursorItem.key(this.name) }));
+    await Promise.all([scanCursorItem.key(this.name), scanRescanItem.key(this.name)].map((Key) => this.db.send(new DeleteCommand({ TableName: this.tableName, Key }))));
   }
 }
 

@@ -50,9 +50,9 @@ const CATCH_UP_LAG_BLOCKS = 20;
 
 /**
  * The deposit poller of one network (an EventBridge target per network in AWS, whose input names
- * it; a timer per network in the local runtime): scan new blocks, then a rescan's blocks in the
- * time left (npm run deposits:rescan), settle what is final, expire this network's deposits unpaid
- * through their expiry (expireDeposits).
+ * it; a timer per network in the local runtime): scan new blocks, settle what is final, expire
+ * this network's deposits unpaid through their expiry (expireDeposits), then read a rescan's blocks
+ * in the time left (npm run deposits:rescan).
  */
 export async function pollDeposits(network: NetworkName, log?: Log) {
   if (!pollers.has(network)) pollers.set(network, pollerOf(network));
@@ -61,9 +61,8 @@ export async function pollDeposits(network: NetworkName, log?: Log) {
   const scanning = (scanCursor: ScanCursor) => () => scanDeposits({ ...deps, log, cursor: scanCursor, owner: randomUUID(), addresses });
   // A fast chain (Arbitrum makes four blocks a second) outruns one scan a minute: scan again
   // while behind, within the run's time, each scan taking the cursor's lease anew.
-  const scan = await scanWhile(scanning(cursor), (lag) => lag > CATCH_UP_LAG_BLOCKS, startedAt);
-  // New payments first: a rescan reads old blocks only in what is left of the time.
-  const rescan = scan.lagBlocks !== null && scan.lagBlocks > CATCH_UP_LAG_BLOCKS ? null : await scanWhile(scanning(rescanCursor), (left) => left > 0, startedAt);
+  const liveScan = scanning(cursor);
+  const scan = await scanOnWhile(await liveScan(), liveScan, (lag) => lag > CATCH_UP_LAG_BLOCKS, startedAt);
   const confirm = await confirmDeposits({ ...deps, log });
   const released = await releaseUnfrozen({ ...deps, log });
   // Each network expires its own deposits, once its chain is read past their expiry.
@@ -72,15 +71,30 @@ export async function pollDeposits(network: NetworkName, log?: Log) {
   if (network === FIRST_NETWORK) {
     expiry.expired += await expireWhereNotOpen({ storeOf: (other) => new DynamoDepositChainStore(db, tableName, other), log }, networksOpenIn(settings));
   }
+  // New payments first: old blocks are read again only once this run has read to the head (not
+  // when another run held the live scan), after the rest of its work, in what is left of its time.
+  const caughtUp = scan.lagBlocks !== null && scan.lagBlocks <= CATCH_UP_LAG_BLOCKS;
+  const rescanOnce = scanning(rescanCursor);
+  const rescan = caughtUp && hasTime(startedAt) ? await scanOnWhile(await rescanOnce(), rescanOnce, (left) => left > 0, startedAt) : null;
   return { scan, rescan, confirm, released, expiry };
 }
 
-/** Scans once, then again while `behind` says so and the run has time, adding up what was recorded. */
-async function scanWhile(scanOnce: () => Promise<ScanResult>, behind: (lagBlocks: number) => boolean, startedAt: number): Promise<ScanResult> {
-  let scan = await scanOnce();
-  while (scan.lagBlocks !== null && behind(scan.lagBlocks) && Date.now() - startedAt < CATCH_UP_MS) {
+const hasTime = (startedAt: number) => Date.now() - startedAt < CATCH_UP_MS;
+
+/** Scans again after `first` while `behind` says so and the run has time, adding up what was read
+ * and recorded. */
+async function scanOnWhile(first: ScanResult, scanOnce: () => Promise<ScanResult>, behind: (lagBlocks: number) => boolean, startedAt: number): Promise<ScanResult> {
+  let scan = first;
+  while (scan.lagBlocks !== null && behind(scan.lagBlocks) && hasTime(startedAt)) {
     const next = await scanOnce();
-    scan = { ...next, transfersSeen: scan.transfersSeen + next.transfersSeen, recorded: scan.recorded + next.recorded, credited: scan.credited + next.credited };
+    scan = {
+      ...next,
+      // The run's whole range, for its log line.
+      scanned: scan.scanned && next.scanned ? { fromBlock: scan.scanned.fromBlock, toBlock: next.scanned.toBlock } : (next.scanned ?? scan.scanned),
+      transfersSeen: scan.transfersSeen + next.transfersSeen,
+      recorded: scan.recorded + next.recorded,
+      credited: scan.credited + next.credited,
+    };
   }
   return scan;
 }
@@ -105,6 +119,6 @@ export const handler = middy<NetworkScheduleEvent>().handler(async (event: Netwo
       metrics.addMetric('UnrecordedDepositUsdt', MetricUnit.Count, outcome.expiry.unrecordedUsdt);
       return outcome;
     },
-    ({ scan, rescan, confirm, released, expiry }) => scan.recorded + (rescan?.scanned ? 1 : 0) + confirm.confirmed + confirm.dropped + confirm.held + released + expiry.expired + expiry.unrecordedUsdt > 0,
+    ({ scan, rescan, confirm, released, expiry }) => scan.recorded + (rescan?.recorded ?? 0) + confirm.confirmed + confirm.dropped + confirm.held + released + expiry.expired + expiry.unrecordedUsdt > 0,
   );
 });
