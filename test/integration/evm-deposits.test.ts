@@ -5,7 +5,7 @@ import { scanDeposits } from '#functions/deposits/deposit-scan';
 import { confirmDeposits, unknownTransferGoneAfterBlocks } from '#functions/deposits/deposit-confirmation';
 import type { EvmNetworkName } from '#functions/networks/evm/settings';
 import { evmChains } from '#functions/networks/evm/from-settings';
-import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { DynamoDepositChainStore, DynamoRescanCursor, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import { TetherUsdt } from '#functions/networks/evm/usdt-contracts';
 import { localPublicClient, localWalletClient } from '#local/evm-contracts';
@@ -159,6 +159,38 @@ describe('EVM deposits on anvil', () => {
     expect(await read(deposit)).toMatchObject({ status: 'confirming', receivedAmount: usdt('2') });
     await mine(nodes.ethereum, CONFIRMATIONS);
     expect((await jobs.confirm()).confirmed).toBe(1);
+  });
+
+  it('a payment a provider left out of its logs is found by a rescan of its block, read from a sound node: final, it is credited as it is recorded, once', async () => {
+    const deposit = await newDeposit('ethereum');
+    const before = await usdtBalance();
+    const txHash = await pay(nodes.ethereum, deposit.address, parseUnits('7', 6));
+    const paidIn = Number((await localPublicClient(nodes.ethereum.chain).getTransactionReceipt({ hash: txHash })).blockNumber);
+    const { chain: node, settings: chainSettings } = evmChains('ethereum').connect(env.db, env.tableName, settings);
+    const deps: DepositJobDeps = { network: 'ethereum', chain: node, store: new DynamoDepositChainStore(env.db, env.tableName, 'ethereum'), usdtContract: chainSettings.usdtContract };
+    // A provider whose logs lack the payment: the scans read past its block, final, and record nothing.
+    const blind: typeof node = Object.assign(Object.create(node), {
+      transfers: async (...args: Parameters<typeof node.transfers>) => (await node.transfers(...args)).filter((transfer) => transfer.txHash !== txHash),
+    });
+    const live = new DynamoScanCursor(env.db, env.tableName, chainSettings.cursorName);
+    for (let run = 0; run < 2; run++) {
+      await mine(nodes.ethereum, 30);
+      expect(await scanDeposits({ ...deps, chain: blind, cursor: live, owner: 'scanner' })).toMatchObject({ recorded: 0 });
+    }
+    expect(await read(deposit)).toMatchObject({ status: 'awaiting_payment', receivedAmount: 0n });
+
+    // npm run deposits:rescan of its block, read again from a node that has it.
+    const rescans = new DynamoRescanCursor(env.db, env.tableName, chainSettings.cursorName);
+    expect(await rescans.start(paidIn, paidIn, new Date())).toMatchObject({ result: 'started' });
+    expect(await scanDeposits({ ...deps, cursor: rescans, owner: 'rescanner' })).toMatchObject({ scanned: { fromBlock: paidIn, toBlock: paidIn }, recorded: 1, credited: 1, lagBlocks: 0, readThrough: null });
+    expect(await read(deposit)).toMatchObject({ status: 'completed', receivedAmount: usdt('7'), creditedAmount: usdt('7'), transactions: [expect.objectContaining({ txHash, status: 'confirmed' })] });
+    expect((await usdtBalance()).available - before.available).toBe(usdt('7'));
+    expect((await company.eventsOf(deposit)).map((event) => event.type)).toEqual(['deposit.confirming', 'deposit.completed']);
+    // Finished: a live scan and a confirmation after it change nothing.
+    expect(await scanDeposits({ ...deps, cursor: rescans, owner: 'rescanner' })).toMatchObject({ scanned: null, lagBlocks: null });
+    expect((await jobsOn('ethereum').scan()).recorded).toBe(0);
+    expect((await jobsOn('ethereum').confirm()).confirmed).toBe(0);
+    await expectLedgerMatchesBalances(env.db, env.tableName, company.id);
   });
 
   it('a payment to an ethereum deposit address made on BSC is not that deposit’s payment', async () => {
