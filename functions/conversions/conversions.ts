@@ -98,7 +98,10 @@ export async function createQuote(
   return quote;
 }
 
-export const quoteAlreadyUsed = (): ApiError => new ApiError('QUOTE_ALREADY_USED', 'This quote has already been executed');
+/** `conversionId`: the conversion that used it (`details.conversionId`), so a client whose first
+ * answer was lost learns which one without searching by its (not unique) reference. */
+export const quoteAlreadyUsed = (conversionId: string | null): ApiError =>
+  new ApiError('QUOTE_ALREADY_USED', 'This quote has already been executed', { conversionId });
 
 export const quoteExpired = (expiresAt: string): ApiError =>
   new ApiError('QUOTE_EXPIRED', `This quote expired at ${expiresAt}; request a new one`);
@@ -106,7 +109,7 @@ export const quoteExpired = (expiresAt: string): ApiError =>
 /** Why the quote cannot be executed at `now`, or null. A used quote is 409 even once it has also
  * expired, so a client retrying a conversion that went through learns that it did. */
 export function quoteRefusal(quote: Quote, now: Date): ApiError | null {
-  if (quote.usedAt !== null) return quoteAlreadyUsed();
+  if (quote.usedAt !== null) return quoteAlreadyUsed(quote.conversionId);
   if (now.getTime() > Date.parse(quote.expiresAt)) return quoteExpired(quote.expiresAt);
   return null;
 }

@@ -221,32 +221,39 @@ describe('POST /v1/conversions', () => {
     await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
   });
 
-  it('guards the quote in the transaction: 10 executions that all read it unused still convert once', async () => {
-    const { companyId, call } = await newCompany('Guarded');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
-    const quoteId = await quote(call, '10');
-    // Every read answers "unused", as a read taken just before another execution committed would.
-    const staleReads = readingQuotesAs((found) => ({ ...found, usedAt: null, conversionId: null }));
-
-    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => executeConversion(staleReads, companyId, { quoteId })));
-
-    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
-    const reasons = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
-    expect(reasons.map((r) => r.code)).toEqual(Array(9).fill('QUOTE_ALREADY_USED'));
-    expect(await balances(call)).toMatchObject({ USDT: { available: '90.000000' }, BRL: { available: expectedBrl('10') } });
-    await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
-  });
-
-  it('refuses a quote executed before with 409 QUOTE_ALREADY_USED', async () => {
+  it('refuses a quote executed before with 409 QUOTE_ALREADY_USED, naming the conversion that used it', async () => {
     const { companyId, call } = await newCompany('Twice');
     await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
     const quoteId = await quote(call, '10');
-    expect((await call('POST', '/conversions', { body: { quoteId } })).status).toBe(201);
+    const first = await call('POST', '/conversions', { body: { quoteId } });
+    expect(first.status).toBe(201);
 
     const again = await call('POST', '/conversions', { body: { quoteId } });
 
     expect(again.status).toBe(409);
-    expect(again.body.error.code).toBe('QUOTE_ALREADY_USED');
+    expect(again.body.error).toMatchObject({ code: 'QUOTE_ALREADY_USED', details: { conversionId: first.body.data.id } });
+  });
+
+  it.each([
+    ['100', 'USDT enough for all of them', '90.000000'],
+    // Once one commits, the balance refuses every other before the quote's guard is reached: the
+    // quote read again still answers 409, never a 422 INSUFFICIENT_BALANCE saying nothing converted.
+    ['10', 'only the USDT it covers', '0.000000'],
+  ])('guards the quote in the transaction: 10 executions that all read it unused (%s USDT: %s) convert once, the others 409 naming the conversion', async (funds, _what, left) => {
+    const { companyId, call } = await newCompany(`Guarded ${funds}`);
+    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', funds);
+    const quoteId = await quote(call, '10');
+    // Every read answers "unused", as a retry's read taken just before another execution committed would.
+    const staleReads = readingQuotesAs((found) => ({ ...found, usedAt: null, conversionId: null }));
+
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => executeConversion(staleReads, companyId, { quoteId })));
+
+    const converted = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+    expect(converted).toHaveLength(1);
+    const reasons = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
+    expect(reasons.map((r) => [r.code, r.details])).toEqual(Array(9).fill(['QUOTE_ALREADY_USED', { conversionId: converted[0]!.id }]));
+    expect(await balances(call)).toMatchObject({ USDT: { available: left }, BRL: { available: expectedBrl('10') } });
+    await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
   });
 
   it('refuses an expired quote with 422 QUOTE_EXPIRED and moves nothing', async () => {

@@ -29,6 +29,10 @@ export class DynamoConversionStore extends TableStore implements ConversionStore
   async executeConversion(quote: Quote, conversion: Conversion, entry: LedgerEntry, event: DomainEvent): Promise<void> {
     const quoteKey = quoteItem.key(quote.companyId, quote.id);
     const at = new Date(conversion.createdAt);
+    const refusalNow = async () => {
+      const current = await this.getQuote(quote.companyId, quote.id);
+      return current ? quoteRefusal(current, at) : notFound('Quote');
+    };
     await new MoneyTransaction(this.tableName)
       .update(quoteKey, {
         expression: 'SET usedAt = :at, conversionId = :conversionId REMOVE #ttl',
@@ -39,14 +43,14 @@ export class DynamoConversionStore extends TableStore implements ConversionStore
         condition: 'attribute_exists(PK) AND (attribute_not_exists(usedAt) OR attribute_type(usedAt, :nullType)) AND expiresAt >= :at',
         values: { ':at': conversion.createdAt, ':conversionId': conversion.id, ':nullType': 'NULL' },
         names: { '#ttl': 'ttl' },
-        onFailed: async () => {
-          const current = await this.getQuote(quote.companyId, quote.id);
-          if (!current) return notFound('Quote');
-          return quoteRefusal(current, at) ?? new Error('Quote guard failed without a reason');
-        },
+        onFailed: async () => (await refusalNow()) ?? new Error('Quote guard failed without a reason'),
       })
       .create(conversionItem.toItem(conversion), () => new Error('Conversion id collision'))
-      .ledger(entry, insufficientBalance)
+      // The balance is placed before the transaction is sent, so a retry racing the execution that
+      // used the quote (and the USDT it covered) is refused here before the quote's guard is reached:
+      // the quote read again says it was used, a 409 naming the conversion rather than a 422 that
+      // would tell the caller nothing was converted.
+      .ledger(entry, async () => (await refusalNow()) ?? insufficientBalance())
       .event(event)
       .commit(this.db);
   }
