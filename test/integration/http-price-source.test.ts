@@ -12,13 +12,16 @@ const server = useScriptedServer();
 /** What the price source asked for: path and query, in order. */
 const requests = () => server.requests.map((request) => request.url);
 
-const ticker = (price: unknown, symbol = 'USDTBRL'): ScriptedReply => ({ body: JSON.stringify({ symbol, price }) });
+/** The book ticker's answer: its best bid and ask (the same price on both sides unless told). */
+const ticker = (bidPrice: unknown, { askPrice = bidPrice, symbol = 'USDTBRL' }: { askPrice?: unknown; symbol?: string } = {}): ScriptedReply => ({
+  body: JSON.stringify({ symbol, bidPrice, bidQty: '250000.00000000', askPrice, askQty: '180000.00000000' }),
+});
 const source = (options: Partial<HttpPriceSourceOptions> = {}) =>
   new HttpPriceSource({ url: server.baseUrl, timeoutMs: 500, retryDelayMs: 10, cacheTtlMs: 0, ...options });
 
 describe('HttpPriceSource', () => {
-  it('reads the USDTBRL ticker price as an exact rate', async () => {
-    server.script = [ticker('5.41200000')];
+  it("reads the mid of the USDTBRL book's best bid and ask as an exact rate", async () => {
+    server.script = [ticker('5.41100000', { askPrice: '5.41300000' })];
     const before = Date.now();
 
     const mid = await source({ sourceName: 'binance' }).midRate('USDT/BRL');
@@ -26,7 +29,33 @@ describe('HttpPriceSource', () => {
     expect(mid.rate).toBe(541_200_000n);
     expect(mid.source).toBe('binance');
     expect(mid.asOf.getTime()).toBeGreaterThanOrEqual(before);
-    expect(requests()).toEqual(['/api/v3/ticker/price?symbol=USDTBRL']);
+    expect(requests()).toEqual(['/api/v3/ticker/bookTicker?symbol=USDTBRL']);
+  });
+
+  it('rounds a mid between two adjacent prices down to the rate\'s 8 decimals', async () => {
+    server.script = [ticker('5.41200000', { askPrice: '5.41200001' })];
+
+    expect((await source().midRate('USDT/BRL')).rate).toBe(541_200_000n);
+  });
+
+  it.each([
+    ['crossed (the bid above the ask)', ticker('5.42', { askPrice: '5.41' }), /crossed/],
+    ['over 1 % wide (a halted or emptied market)', ticker('5.30', { askPrice: '5.40' }), /too thin to price: bid 5.30, ask 5.40/],
+  ] as const)('refuses a book %s: no price, without retrying', async (_, reply, message) => {
+    server.script = [reply, ticker('5.4')];
+
+    const error = await source().midRate('USDT/BRL').catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(PriceUnavailableError);
+    expect((error as Error).message).toMatch(message);
+    expect(requests()).toHaveLength(1);
+  });
+
+  it('prices a book just under 1 % wide', async () => {
+    // 5.00 and 5.05: mid 5.025, spread 0.05 = 99.5 bps of it.
+    server.script = [ticker('5.00', { askPrice: '5.05' })];
+
+    expect((await source().midRate('USDT/BRL')).rate).toBe(502_500_000n);
   });
 
   it('keeps a path prefix in the base URL and tolerates a trailing slash', async () => {
@@ -34,7 +63,7 @@ describe('HttpPriceSource', () => {
 
     await source({ url: `${server.baseUrl}/proxy/` }).midRate('USDT/BRL');
 
-    expect(requests()).toEqual(['/proxy/api/v3/ticker/price?symbol=USDTBRL']);
+    expect(requests()).toEqual(['/proxy/api/v3/ticker/bookTicker?symbol=USDTBRL']);
   });
 
   it('retries once after a 500 and succeeds', async () => {
@@ -83,17 +112,17 @@ describe('HttpPriceSource', () => {
   });
 
   it('refuses a price given as a JSON number, which JSON.parse would make a float', async () => {
-    server.script = [{ body: '{"symbol":"USDTBRL","price":5.41200000}' }, ticker('5.412')];
+    server.script = [{ body: '{"symbol":"USDTBRL","bidPrice":5.41100000,"askPrice":"5.41300000"}' }, ticker('5.412')];
 
     const error = await source().midRate('USDT/BRL').catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(PriceUnavailableError);
-    expect((error as Error).message).toMatch(/price must be a decimal string, got number/);
+    expect((error as Error).message).toMatch(/bidPrice must be a decimal string, got number/);
     expect(requests()).toHaveLength(1);
   });
 
   it('refuses a ticker for another symbol', async () => {
-    server.script = [ticker('5.4', 'USDTARS')];
+    server.script = [ticker('5.4', { symbol: 'USDTARS' })];
 
     const error = await source().midRate('USDT/BRL').catch((e: unknown) => e);
 
@@ -108,6 +137,7 @@ describe('HttpPriceSource', () => {
     ['exponent', ticker('5.4e0')],
     ['garbage', ticker('abc')],
     ['null', ticker(null)],
+    ['missing ask', { body: '{"symbol":"USDTBRL","bidPrice":"5.4","bidQty":"1.0"}' }],
     ['not JSON', { body: '<html>maintenance</html>' }],
     ['an array', { body: '[]' }],
   ] as const)('refuses a %s price without retrying', async (_, reply) => {

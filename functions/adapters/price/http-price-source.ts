@@ -17,10 +17,18 @@ export interface HttpPriceSourceOptions {
 
 const SYMBOL: Record<Pair, string> = { 'USDT/BRL': 'USDTBRL' };
 
+/** A book whose best bid and ask lie further apart than this (1 %; USDT/BRL's is usually some
+ * hundredths of one) is too thin to price a quote from: a halted or emptied market, whose last
+ * trade could be minutes old. */
+export const MAX_BOOK_SPREAD_BPS = 100n;
+
 /**
- * Reads the mid price from a Binance-style ticker:
- * GET {url}/api/v3/ticker/price?symbol=USDTBRL → {"symbol":"USDTBRL","price":"5.41200000"}.
- * Every failure ends as PriceUnavailableError with the cause attached.
+ * Reads the mid price from a Binance-style order book ticker, halfway between the best bid and ask
+ * as they stand (not the last trade, which in a quiet market can be old and on either side):
+ * GET {url}/api/v3/ticker/bookTicker?symbol=USDTBRL →
+ * {"symbol":"USDTBRL","bidPrice":"5.41100000","bidQty":"…","askPrice":"5.41300000","askQty":"…"}.
+ * A crossed book, or one wider than MAX_BOOK_SPREAD_BPS, is no price. Every failure ends as
+ * PriceUnavailableError with the cause attached.
  */
 export class HttpPriceSource implements PriceSource {
   private readonly http: JsonClient;
@@ -59,10 +67,10 @@ export class HttpPriceSource implements PriceSource {
 
   private async fetchPrice(pair: Pair): Promise<MidPrice> {
     const symbol = SYMBOL[pair];
-    const body = await this.http.request('GET', '/api/v3/ticker/price', { query: { symbol } });
+    const body = await this.http.request('GET', '/api/v3/ticker/bookTicker', { query: { symbol } });
     let price: bigint;
     try {
-      price = parseTicker(body, symbol);
+      price = midOf(body, symbol);
     } catch (error) {
       throw new PriceUnavailableError(`${pair} price unavailable: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
@@ -74,13 +82,20 @@ export class HttpPriceSource implements PriceSource {
 }
 
 /**
- * JSON.parse would turn `"price": 5.412` into a float, so only a string price is accepted; its
- * digits go straight to bigint.
+ * The book's mid, rounded down to the rate's 8 decimals. JSON.parse would turn `"bidPrice": 5.411`
+ * into a float, so only string prices are accepted; their digits go straight to bigint.
  */
-function parseTicker(body: unknown, symbol: string): bigint {
-  if (typeof body !== 'object' || body === null) throw new Error('ticker body is not an object');
+function midOf(body: unknown, symbol: string): bigint {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error('ticker body is not an object');
   const ticker = body as Record<string, unknown>;
   if (ticker.symbol !== symbol) throw new Error(`ticker symbol is ${JSON.stringify(ticker.symbol)}, expected ${symbol}`);
-  if (typeof ticker.price !== 'string') throw new Error(`ticker price must be a decimal string, got ${typeof ticker.price}`);
-  return parseRate(ticker.price);
+  const [bid, ask] = (['bidPrice', 'askPrice'] as const).map((side) => {
+    const price = ticker[side];
+    if (typeof price !== 'string') throw new Error(`ticker ${side} must be a decimal string, got ${price === null ? 'null' : typeof price}`);
+    return parseRate(price);
+  }) as [bigint, bigint];
+  if (ask < bid) throw new Error(`the book is crossed: bid ${ticker.bidPrice} above ask ${ticker.askPrice}`);
+  const mid = (bid + ask) / 2n;
+  if ((ask - bid) * 10_000n > MAX_BOOK_SPREAD_BPS * mid) throw new Error(`the book is too thin to price: bid ${ticker.bidPrice}, ask ${ticker.askPrice}, over ${MAX_BOOK_SPREAD_BPS} bps apart`);
+  return mid;
 }
