@@ -156,8 +156,8 @@ export async function createDeposit(
   // sanctioned address, refused before anything is written (the address index too).
   if (input.split) {
     const split = { network: input.network, address: input.split.address, field: 'split.address' };
-    await refuseCambioDestination({ addresses: store, contracts: settings.contracts, destinations: settings.destinations }, split);
-    await refuseSanctioned(store, split.network, split.address, split.field);
+    const reaching = await refuseCambioDestination({ addresses: store, contracts: settings.contracts, destinations: settings.destinations }, split);
+    await refuseSanctioned(store, split.network, split.address, split.field, reaching);
   }
   const id = newId('deposit', now.getTime());
   const addressIndex = await store.nextAddressIndex();

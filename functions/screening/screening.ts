@@ -41,7 +41,9 @@ export { networksOf };
 export const sanctioned = (field: string, address: string): ApiError =>
   new ApiError('ADDRESS_NOT_ALLOWED', `${field} is on the sanctions screening list (OFAC SDN): Cambio sends nothing to it`, { field, address, reason: 'sanctioned' });
 
-/** Refuses `address` on `network` if it is listed; costs one lookup of the list (cached by its implementation). */
-export async function refuseSanctioned(list: ScreeningList, network: NetworkName, address: string, field: string): Promise<void> {
-  if ((await list.listed(network, [address])).size > 0) throw sanctioned(field, address);
+/** Refuses `address` on `network` if it, or a wallet the money reaches through it (`reaching`: a
+ * Solana token account's owner, from refuseCambioDestination), is listed; one lookup of the list
+ * (cached by its implementation). */
+export async function refuseSanctioned(list: ScreeningList, network: NetworkName, address: string, field: string, reaching: string[] = [address]): Promise<void> {
+  if ((await list.listed(network, [...new Set([address, ...reaching])])).size > 0) throw sanctioned(field, address);
 }

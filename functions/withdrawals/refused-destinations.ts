@@ -75,11 +75,13 @@ const refusedDestination = (field: string, address: string, reason: RefusalReaso
  * refused 400 VALIDATION_FAILED unless it is a wallet or USDT's associated token account of a known
  * owner, and that owner is then checked too (the hot wallet's token account is Cambio's as much as
  * the hot wallet is). One the form cannot settle at all (readsChainToAccept) is refused unread.
+ * Answers whom the money reaches: the address, and the wallet that owns it where it is a token
+ * account, which the sanctions screening must judge as well (refuseSanctioned).
  */
-export async function refuseCambioDestination(deps: { addresses: CambioAddresses; contracts: StageContracts; destinations?: DestinationChecks }, { network, address, field }: Destination): Promise<void> {
+export async function refuseCambioDestination(deps: { addresses: CambioAddresses; contracts: StageContracts; destinations?: DestinationChecks }, { network, address, field }: Destination): Promise<string[]> {
   const format = networkNamed(network).address;
   const canonical = format.canonical(address.trim());
-  if (canonical === null) return;
+  if (canonical === null) return [address];
   if (format.isUnspendable(canonical)) throw refusedDestination(field, address, 'unspendable');
   if (deps.contracts(network).some((contract) => format.canonical(contract) === canonical)) throw refusedDestination(field, address, 'token_contract');
   const owners = [canonical];
@@ -95,6 +97,7 @@ export async function refuseCambioDestination(deps: { addresses: CambioAddresses
   const holdings = await deps.addresses.holdingsAt(owners.flatMap(accountForms));
   if (holdings.some((holding) => holding.role !== 'token_contract')) throw refusedDestination(field, address, 'cambio_address');
   if (holdings.some((holding) => holding.role === 'token_contract' && holding.network === network)) throw refusedDestination(field, address, 'token_contract');
+  return owners;
 }
 
 /**

@@ -96,8 +96,8 @@ export async function addAllowedAddress(deps: AllowlistDeps, caller: Caller, inp
     ...(label.length >= 1 && label.length <= MAX_LABEL_LENGTH ? [] : [{ path: 'label', message: `must be 1-${MAX_LABEL_LENGTH} characters` }]),
   ];
   if (problems.length > 0) throw validationFailed(problems);
-  await refuseCambioDestination({ addresses: deps.store, contracts: deps.contracts, destinations: deps.destinations }, { network, address: given, field: 'address' });
-  await refuseSanctioned(deps.store, network, given, 'address');
+  const reaching = await refuseCambioDestination({ addresses: deps.store, contracts: deps.contracts, destinations: deps.destinations }, { network, address: given, field: 'address' });
+  await refuseSanctioned(deps.store, network, given, 'address', reaching);
   const address = described.address.canonical(given)!;
   const entry: AllowedAddress = {
     companyId: caller.membership.companyId,

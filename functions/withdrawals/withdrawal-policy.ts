@@ -172,8 +172,8 @@ export async function underWithdrawalPolicy(
   now: Date,
   write: (guards: WithdrawalGuards) => Promise<GuardedWrite>,
 ): Promise<WithdrawalGuards> {
-  await refuseCambioDestination({ addresses: reader, ...stage }, payout);
-  await refuseSanctioned(reader, payout.network, payout.address, payout.field);
+  const reaching = await refuseCambioDestination({ addresses: reader, ...stage }, payout);
+  await refuseSanctioned(reader, payout.network, payout.address, payout.field, reaching);
   const at = now.toISOString();
   let guards: WithdrawalGuards = { allowlist: { holds: false, at }, limit: { limited: false, at } };
   let allowlistRead = false;

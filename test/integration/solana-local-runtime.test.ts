@@ -147,6 +147,19 @@ describe('npm start with Solana open', () => {
     expect(balance.body.data.balances[0]).toMatchObject({ available: '14.000000', locked: '0.000000' });
   });
 
+  it("a withdrawal to the USDT token account of a sanctioned wallet is refused as the wallet is: the money would reach it", async () => {
+    const listed = (await generateKeyPairSigner()).address;
+    await customerPaysEach(solanaEndpointOf(network()), [{ to: listed, amount: usdt('1') }]);
+    const account = (await chain().tokenAccounts(mint(), [listed])).get(listed)!.address;
+    await addStageEntry(new DynamoScreeningStore(db, runtime.tableName), { network: 'solana', address: listed, reason: 'e2e: a court order', actor: 'test' });
+    const before = await company.call('GET', '/company/balance');
+
+    const refused = await company.call('POST', '/withdrawals', { body: { method: 'usdt', network: 'solana', address: account, amount: '2', reference: 'sol-e2e-sanctioned-account' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: 'ADDRESS_NOT_ALLOWED', details: { field: 'address', address: account, reason: 'sanctioned' } });
+    expect((await company.call('GET', '/company/balance')).body.data).toEqual(before.body.data);
+  });
+
   it("a withdrawal to a wallet's USDT associated token account is paid into that account as it is; a token account that is no one's associated one is refused 400, the hot wallet's own 422", async () => {
     const owner = (await generateKeyPairSigner()).address;
     await customerPaysEach(solanaEndpointOf(network()), [{ to: owner, amount: usdt('1') }]);
