@@ -118,6 +118,10 @@ describe('Webhooks in headless Chromium', () => {
     const delivery = receiver.deliveries.at(-1)!;
     expect(verifiesWith(delivery, secret)).toBe(true);
     expect(verifiesWith(delivery, newSecret)).toBe(true);
+    // Rolling again within the 24 hours would stop the first secret at once: the dialog says so.
+    await page.getByRole('button', { name: 'Roll secret' }).click();
+    expect(await page.getByRole('dialog').getByRole('alert').innerText()).toMatch(/still signs until .*Rolling again stops it now/);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
   });
 
   it('disables the endpoint (nothing is delivered), enables it, and deletes it', async () => {

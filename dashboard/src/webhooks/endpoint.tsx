@@ -64,6 +64,8 @@ export function EndpointPage(props: { companyId: string; role: Role; webhookId: 
       </section>
     );
   }
+  // Within 24 hours of a roll two secrets sign; only the two newest ever do (functions/webhooks/webhook-endpoints.ts rollSecret).
+  const previousSignsUntil = endpoint.previousSecretExpiresAt && Date.parse(endpoint.previousSecretExpiresAt) > Date.now() ? endpoint.previousSecretExpiresAt : null;
   return (
     <section aria-labelledby="page-title">
       <p>
@@ -91,10 +93,10 @@ export function EndpointPage(props: { companyId: string; role: Role; webhookId: 
             <code>{endpoint.id}</code>
           </dd>
         </div>
-        {endpoint.previousSecretExpiresAt && Date.parse(endpoint.previousSecretExpiresAt) > Date.now() && (
+        {previousSignsUntil && (
           <div>
             <dt>Previous secret</dt>
-            <dd>also signs until {formatTime(endpoint.previousSecretExpiresAt)}</dd>
+            <dd>also signs until {formatTime(previousSignsUntil)}</dd>
           </div>
         )}
       </dl>
@@ -194,6 +196,11 @@ export function EndpointPage(props: { companyId: string; role: Role; webhookId: 
           onClose={() => setOpen(null)}
         >
           <p>A new secret signs every delivery from now on. The current one keeps signing beside it for 24 hours, so you can deploy the new one first.</p>
+          {previousSignsUntil && (
+            <p role="alert">
+              The secret replaced before the current one still signs until {formatTime(previousSignsUntil)}. Rolling again stops it now: a receiver still verifying with it fails every delivery until it takes the new secret.
+            </p>
+          )}
         </ConfirmDialog>
       )}
       {open?.kind === 'secret' && (
