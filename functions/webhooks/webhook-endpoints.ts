@@ -6,7 +6,7 @@ import { domainEvent, TEST_EVENT_TYPE, type DomainEvent } from '../shared/events
 import { isId } from '../shared/ids.ts';
 import type { WebhookAttempt } from './webhook-attempt.ts';
 import type { DeliveryQueue } from './webhook-delivery.ts';
-import { signingContext, type WebhookSecretSealer } from './webhook-secrets.ts';
+import { isPlainSecret, signingContext, type WebhookSecretSealer } from './webhook-secrets.ts';
 import {
   createWebhook,
   deleteWebhook,
@@ -139,7 +139,9 @@ export async function rollSecret(webhooks: WebhookStore, store: WebhookEndpointS
   const rolled: Webhook = {
     ...current,
     sealedSecret: await sealer.seal(secret, signingContext(current)),
-    previousSealedSecret: current.sealedSecret,
+    // An item written before sealing holds its secret plain: sealed as it becomes the previous one,
+    // which webhooks:seal-secrets (reading `secret` alone) would never reach.
+    previousSealedSecret: isPlainSecret(current.sealedSecret) ? await sealer.seal(current.sealedSecret, signingContext(current)) : current.sealedSecret,
     previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS).toISOString(),
     updatedAt: now.toISOString(),
   };

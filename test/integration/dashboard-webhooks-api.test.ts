@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { webhookItem } from '#adapters/dynamo/items/webhook';
 import type { LocalRuntime } from '#local/runtime';
 import { verifyWebhook } from '../../clients/node/src/index.ts';
 import { startTestApi } from '../support/local-api.ts';
@@ -49,6 +52,29 @@ async function deliveryOf(target: WebhookReceiver, eventId: string, nth = 1): Pr
     .toBeGreaterThanOrEqual(nth);
   return found[nth - 1]!;
 }
+
+describe('an endpoint whose secret was stored in the clear before sealing', () => {
+  it('is rolled with that secret sealed as it becomes the previous one, and deliveries verify with both', async () => {
+    const legacy = await signedUpOwner(runtime, 'Legacy Hooks');
+    const added = await legacy.browser.call('POST', `/companies/${legacy.companyId}/webhooks`, { body: { url: bystander.url(), events: ['deposit.completed'] } });
+    const { id, secret: plainSecret } = added.body.data as { id: string; secret: string };
+    // As an item written before sealing holds it (webhooks:seal-secrets has not run).
+    const db = createDocumentClient(runtime.dynamoEndpoint);
+    const key = webhookItem.key(legacy.companyId, id);
+    await db.send(new UpdateCommand({ TableName: runtime.tableName, Key: key, UpdateExpression: 'SET secret = :plain REMOVE sealedSecret', ExpressionAttributeValues: { ':plain': plainSecret } }));
+
+    const rolled = await legacy.browser.call('POST', `/companies/${legacy.companyId}/webhooks/${id}/roll-secret`);
+    expect(rolled.status).toBe(200);
+
+    const { Item } = await db.send(new GetCommand({ TableName: runtime.tableName, Key: key, ConsistentRead: true }));
+    expect(Item!.previousSealedSecret).toMatch(/^local:/);
+    expect(JSON.stringify(Item)).not.toContain(plainSecret.slice('whsec_'.length));
+    const sent = await legacy.browser.call('POST', `/companies/${legacy.companyId}/webhooks/${id}/test-events`);
+    const delivery = await deliveryOf(bystander, sent.body.data.eventId);
+    expect(verifiesWith(delivery, plainSecret)).toBe(true);
+    expect(verifiesWith(delivery, rolled.body.data.secret)).toBe(true);
+  });
+});
 
 describe('an endpoint through its life', () => {
   let owner: Owner;
