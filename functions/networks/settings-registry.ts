@@ -18,17 +18,20 @@ export type OpeningSettings = { EVM_NETWORKS?: Partial<Record<EvmNetworkName, un
 interface NetworkOnStage {
   isOpen(settings: OpeningSettings): boolean;
   contracts(settings: ContractSettings): string[];
-  /** The network's own withdrawal fee in the stage's settings (USDT, as written), where it has one. */
-  withdrawalFeeUsdt?(settings: ContractSettings): string | undefined;
+  /** The network's own withdrawal figures in the stage's settings (USDT, as written), where it has any. */
+  withdrawalFigures?(settings: ContractSettings): WithdrawalFigures | undefined;
 }
+
+/** A network's own fee and minimum for withdrawals, as its entry in the stage's settings writes them. */
+type WithdrawalFigures = { withdrawalFeeUsdt?: string; withdrawalMinimumUsdt?: string };
 
 const ON_STAGE: { readonly [N in NetworkName]: NetworkOnStage } = {
   tron: { isOpen: tronIsOpen, contracts: tronStageContracts },
-  ethereum: { isOpen: evmIsOpen('ethereum'), contracts: evmStageContracts('ethereum'), withdrawalFeeUsdt: (settings) => settings.EVM_NETWORKS.ethereum?.withdrawalFeeUsdt },
-  bsc: { isOpen: evmIsOpen('bsc'), contracts: evmStageContracts('bsc'), withdrawalFeeUsdt: (settings) => settings.EVM_NETWORKS.bsc?.withdrawalFeeUsdt },
-  polygon: { isOpen: evmIsOpen('polygon'), contracts: evmStageContracts('polygon'), withdrawalFeeUsdt: (settings) => settings.EVM_NETWORKS.polygon?.withdrawalFeeUsdt },
-  arbitrum: { isOpen: evmIsOpen('arbitrum'), contracts: evmStageContracts('arbitrum'), withdrawalFeeUsdt: (settings) => settings.EVM_NETWORKS.arbitrum?.withdrawalFeeUsdt },
-  solana: { isOpen: solanaIsOpen, contracts: solanaStageContracts, withdrawalFeeUsdt: (settings) => settings.SOLANA?.withdrawalFeeUsdt },
+  ethereum: { isOpen: evmIsOpen('ethereum'), contracts: evmStageContracts('ethereum'), withdrawalFigures: (settings) => settings.EVM_NETWORKS.ethereum },
+  bsc: { isOpen: evmIsOpen('bsc'), contracts: evmStageContracts('bsc'), withdrawalFigures: (settings) => settings.EVM_NETWORKS.bsc },
+  polygon: { isOpen: evmIsOpen('polygon'), contracts: evmStageContracts('polygon'), withdrawalFigures: (settings) => settings.EVM_NETWORKS.polygon },
+  arbitrum: { isOpen: evmIsOpen('arbitrum'), contracts: evmStageContracts('arbitrum'), withdrawalFigures: (settings) => settings.EVM_NETWORKS.arbitrum },
+  solana: { isOpen: solanaIsOpen, contracts: solanaStageContracts, withdrawalFigures: (settings) => settings.SOLANA },
 };
 
 /** Whether the stage's settings open `network` (functions/networks/open-networks.ts). */
@@ -40,4 +43,8 @@ export const stageContractsOn = (network: NetworkName, settings: ContractSetting
 
 /** The network's own withdrawal fee in the stage's settings (an EVM network's or Solana's
  * `withdrawalFeeUsdt`), or undefined: the stage's WITHDRAWAL_FEE_USDT then. */
-export const ownWithdrawalFeeOn = (network: NetworkName, settings: ContractSettings): string | undefined => ON_STAGE[network].withdrawalFeeUsdt?.(settings);
+export const ownWithdrawalFeeOn = (network: NetworkName, settings: ContractSettings): string | undefined => ON_STAGE[network].withdrawalFigures?.(settings)?.withdrawalFeeUsdt;
+
+/** The network's own withdrawal minimum in the stage's settings (an EVM network's or Solana's
+ * `withdrawalMinimumUsdt`), or undefined: the stage's WITHDRAWAL_MINIMUM_USDT then. */
+export const ownWithdrawalMinimumOn = (network: NetworkName, settings: ContractSettings): string | undefined => ON_STAGE[network].withdrawalFigures?.(settings)?.withdrawalMinimumUsdt;

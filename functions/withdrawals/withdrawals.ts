@@ -77,9 +77,9 @@ export interface WithdrawalRules {
   /** Charged on every withdrawal, in USDT minor units, where `networks` names no fee of its own. */
   fee: bigint;
   /** The networks the stage sends payouts on (functions/networks/open-networks.ts), each with its
-   * own fee if it has one: a withdrawal on another network is refused. */
-  networks: Partial<Record<NetworkName, { fee?: bigint }>>;
-  /** The smallest `amount` accepted, in USDT minor units. */
+   * own fee and minimum if it has them: a withdrawal on another network is refused. */
+  networks: Partial<Record<NetworkName, { fee?: bigint; minimum?: bigint }>>;
+  /** The smallest `amount` accepted, in USDT minor units, where `networks` names no minimum of its own. */
   minimum: bigint;
   /** The contracts Cambio uses on each network, which no withdrawal pays (refused-destinations.ts). */
   contracts: StageContracts;
@@ -133,6 +133,7 @@ export function newWithdrawal(companyId: string, { reference, network, address, 
 }
 
 const feeOn = (rules: WithdrawalRules, network: NetworkName): bigint => rules.networks[network]?.fee ?? rules.fee;
+const minimumOn = (rules: WithdrawalRules, network: NetworkName): bigint => rules.networks[network]?.minimum ?? rules.minimum;
 
 export async function requestWithdrawal(
   store: WithdrawalStore,
@@ -145,9 +146,10 @@ export async function requestWithdrawal(
   if (!rules.networks[input.network ?? DEFAULT_NETWORK]) {
     throw validationFailed([{ path: 'network', message: `is not open on this stage: withdrawals are sent on ${NETWORK_NAMES.filter((network) => rules.networks[network]).join(', ')}` }]);
   }
-  if (input.amount < rules.minimum) {
-    throw new ApiError('AMOUNT_TOO_SMALL', `The minimum withdrawal is ${formatAmount(rules.minimum, 'USDT')} USDT`, {
-      minimum: formatAmount(rules.minimum, 'USDT'),
+  const minimum = minimumOn(rules, input.network ?? DEFAULT_NETWORK);
+  if (input.amount < minimum) {
+    throw new ApiError('AMOUNT_TOO_SMALL', `The minimum withdrawal on ${input.network ?? DEFAULT_NETWORK} is ${formatAmount(minimum, 'USDT')} USDT`, {
+      minimum: formatAmount(minimum, 'USDT'),
     });
   }
   const withdrawal = newWithdrawal(companyId, { ...input, fee: feeOn(rules, input.network ?? DEFAULT_NETWORK) }, now);

@@ -6,10 +6,10 @@ import { ETHEREUM_WITHOUT_NODE } from '../support/deposit-settings.ts';
 
 /**
  * POST /v1/withdrawals on an EVM network: taken where the stage opens the network (EVM_NETWORKS),
- * with that network's fee; refused, writing nothing, where it does not, or for an address not of
+ * with that network's fee and minimum; refused, writing nothing, where it does not, or for an address not of
  * the network's form. Nothing here reads a chain, so the node's URL leads nowhere.
  */
-const ETHEREUM: EvmNetworkSettings = { ...ETHEREUM_WITHOUT_NODE, withdrawalFeeUsdt: '4.5' };
+const ETHEREUM: EvmNetworkSettings = { ...ETHEREUM_WITHOUT_NODE, withdrawalFeeUsdt: '4.5', withdrawalMinimumUsdt: '10' };
 const api = useTestApi(undefined, { environment: { EVM_NETWORKS: JSON.stringify({ ethereum: ETHEREUM }) } });
 const RECIPIENT = '0x52908400098527886E0F7030069857D2E4169EE7';
 
@@ -31,6 +31,18 @@ describe('POST /v1/withdrawals on EVM networks', () => {
     expect(created.body.data).toMatchObject({ network: 'ethereum', address: RECIPIENT, amount: '10.000000', fee: '4.500000', status: 'pending', txHash: null });
     expect(await usdtBalance(call)).toMatchObject({ available: '85.500000', locked: '14.500000' });
     await expectLedgerMatchesBalances(api.db, api.runtime.tableName, companyId);
+  });
+
+  it("refuses an amount below that network's own minimum with 422 AMOUNT_TOO_SMALL naming it, writing nothing, where TRON takes it", async () => {
+    const { call } = await fundedCompany('EVM Small');
+    await creditAvailable(api.db, api.runtime.tableName, (await call('GET', '/company')).body.data.id, 'USDT', '20', 'tron');
+    const refused = await call('POST', '/withdrawals', { body: body({ amount: '9.99' }) });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: 'AMOUNT_TOO_SMALL', message: 'The minimum withdrawal on ethereum is 10.000000 USDT', details: { minimum: '10.000000' } });
+    expect(await usdtBalance(call)).toMatchObject({ available: '120.000000', locked: '0.000000' });
+    // TRON keeps the stage's minimum (1 USDT locally).
+    const onTron = await call('POST', '/withdrawals', { body: body({ network: 'tron', address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', amount: '9.99' }) });
+    expect(onTron.status).toBe(201);
   });
 
   it.each([

@@ -60,7 +60,7 @@ describe('the settings schema', () => {
     confirmations: 64,
   };
   const SOLANA = { rpcUrl: 'https://solana.example.com/rpc', usdtMint: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB' };
-  const withNetworkFigure = (figure: 'withdrawalFeeUsdt' | 'sweepMinimumUsdt', value: string) => ({
+  const withNetworkFigure = (figure: 'withdrawalFeeUsdt' | 'withdrawalMinimumUsdt' | 'sweepMinimumUsdt', value: string) => ({
     ...STAGES.sandbox.functionEnvironment,
     EVM_NETWORKS: JSON.stringify({ ethereum: { ...ETHEREUM, [figure]: value } }),
     SOLANA: JSON.stringify({ ...SOLANA, [figure]: value }),
@@ -70,6 +70,8 @@ describe('the settings schema', () => {
     ['withdrawalFeeUsdt', '00.10', /must be a positive decimal string/],
     ['withdrawalFeeUsdt', '01', /must be a positive decimal string/],
     ['withdrawalFeeUsdt', '1.0000001', /must have at most 6 decimal places/],
+    ['withdrawalMinimumUsdt', '0', /must be greater than zero/],
+    ['withdrawalMinimumUsdt', '10 USDT', /must be a positive decimal string/],
     ['sweepMinimumUsdt', '0', /must be greater than zero/],
     ['sweepMinimumUsdt', '00.5', /must be a positive decimal string/],
   ] as const)("refuses a network's %s=%s as the functions would at their start, naming EVM_NETWORKS and SOLANA", (figure, value, message) => {

@@ -69,6 +69,9 @@ export const evmNetworkSettings = v.strictObject({
    * costs differ by orders of magnitude: Ethereum's dollars, Polygon's cents). Absent: the stage's
    * WITHDRAWAL_FEE_USDT; 0 waives it. */
   withdrawalFeeUsdt: v.optional(usdtFeeFigure),
+  /** The smallest withdrawal on this network, USDT (worth raising where the fee is high: on Ethereum
+   * a 1 USDT payout would cost its company several in fee). Absent: the stage's WITHDRAWAL_MINIMUM_USDT. */
+  withdrawalMinimumUsdt: v.optional(usdtFigure),
   /** The most deposit forwarders one sweep transaction empties (contracts/DepositForwarderFactory.sol):
    * ~54k gas for each one deployed, so 100 take ~5.4M, well inside every network's block. */
   sweepBatchSize: v.optional(whole(1, 500), 100),

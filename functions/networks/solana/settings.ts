@@ -34,6 +34,8 @@ export const solanaNetworkSettings = v.strictObject({
   priorityFeeCapMicroLamports: v.optional(whole(0, 100_000_000), 1_000_000),
   /** The fee charged on a withdrawal on Solana; 0 waives it. Absent: the stage's WITHDRAWAL_FEE_USDT. */
   withdrawalFeeUsdt: v.optional(usdtFeeFigure),
+  /** The smallest withdrawal on Solana, USDT. Absent: the stage's WITHDRAWAL_MINIMUM_USDT. */
+  withdrawalMinimumUsdt: v.optional(usdtFigure),
   /** USDT below which a deposit address is not swept. Absent: the stage's SWEEP_MINIMUM_USDT. */
   sweepMinimumUsdt: v.optional(usdtFigure),
   /** SOL (lamports) below which the hot wallet's balance counts HotWalletGasLow: it pays every fee,
