@@ -212,10 +212,18 @@ function IssuedKeyDialog(props: { issued: IssuedKey; rolled: boolean; onDone: ()
 function RollDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => void; onRolled: (issued: IssuedKey) => void }) {
   const [grace, setGrace] = useState<RollGrace>('24h');
   const { error, busy, run } = useAction(async () => (await apiKeysApi.rollApiKey(props.companyId, props.apiKey.keyId, grace)).data, props.onRolled);
+  // Only the two newest secrets ever work (functions/api-keys/api-keys.ts rollSecret).
+  const previous = props.apiKey.previousSecretExpiresAt;
+  const previousValidUntil = previous && Date.parse(previous) > Date.now() ? previous : null;
   return (
     <Dialog title={`Roll the secret of ${props.apiKey.name}`} onClose={props.onClose}>
       <form onSubmit={run}>
-        <p>A new secret is issued. The old one keeps working until the time you choose, so you can deploy the new one first.</p>
+        <p>A new secret is issued. The old one keeps working until the time you choose (a request made with it may still pass for up to a minute after, as after a revocation), so you can deploy the new one first.</p>
+        {previousValidUntil && (
+          <p role="alert">
+            The secret replaced before the current one still works until {formatTime(previousValidUntil)}. Rolling again stops it now: a system still using it is refused until it takes the new secret.
+          </p>
+        )}
         <label for="roll-expiry">Old secret expires</label>
         <select id="roll-expiry" value={grace} onChange={(e) => setGrace(e.currentTarget.value as RollGrace)}>
           {ROLL_CHOICES.map((choice) => (
