@@ -23,6 +23,9 @@ export interface DepositAddressListing {
   depositAddressesListed(since: string | null): Promise<ListedDepositAddress[]>;
   /** One batched read: the owners of those of `addresses` that are deposit addresses. */
   ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>>;
+  /** Whether every deposit address was listed as it was made (a table whose address indexes this
+   * code handed out from 0): one read. */
+  listsEveryAddress(): Promise<boolean>;
 }
 
 /** The deposit an address belongs to. */
@@ -43,9 +46,10 @@ export class DepositAddressFilter {
   /** Every address in lower case: an EVM chain reads recipients from raw log topics, in lower case,
    * and checksumming each to look it up in `owners` would cost a keccak per stranger. */
   private readonly lowerCase = new Set<string>();
-  /** True once the listing is known to hold every deposit address: it holds the first one made
-   * (index 0). A table with deposit addresses that are not listed lacks it, and then
-   * every recipient the filter does not know is read, as if there were no filter. */
+  /** True once the listing is known to hold every deposit address: the address index counter says
+   * so, or it holds the first one made (index 0). A table with deposit addresses that are not
+   * listed has neither, and then every recipient the filter does not know is read, as if there
+   * were no filter. */
   private complete = false;
   private lastRefreshAt: number | null = null;
 
@@ -64,6 +68,8 @@ export class DepositAddressFilter {
       this.lowerCase.add(listed.address.toLowerCase());
       if (listed.addressIndex === 0) this.complete = true;
     }
+    // Asked after the whole listing was read: an address listed since is read by the next refresh.
+    if (!this.complete) this.complete = await this.listing.listsEveryAddress();
     this.lastRefreshAt = startedAt;
   }
 

@@ -33,8 +33,13 @@ const read = (deposit: Deposit) => getDeposit(deposits, companyId, deposit.id);
 
 beforeAll(async () => {
   ({ company: { id: companyId } } = await createCompany(new DynamoCompanyStore(env.db, env.tableName), { name: 'Filter Co', environment: 'sandbox' }, clock.now()));
-  // The first deposit address (index 0) makes the listing complete; the first scan loads it.
-  await pay((await newDeposit()).address, '1');
+  // The first deposit ever asked is refused after taking its address index (0): a network the
+  // stage does not open. The listing is complete all the same (the counter says every address was
+  // listed), so strangers are never looked up (below); the first scan loads the one address.
+  await expect(createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'ethereum', reference: 'refused-first' }, clock.now())).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  const first = await newDeposit();
+  expect(first.addressIndex).toBe(1);
+  await pay(first.address, '1');
   clock.advanceBlocks(1);
   await scan();
   expect(addresses.size).toBe(1);

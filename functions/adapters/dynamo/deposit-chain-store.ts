@@ -12,7 +12,7 @@ import { chainTransferItem, scanCursorItem, scanRescanItem } from './items/chain
 import type { Item } from './items/item.ts';
 import { dustTransferItem } from './items/dust-transfer.ts';
 import type { DustTransfer } from '#functions/deposits/dust';
-import { depositAddressItem } from './items/deposit-address.ts';
+import { addressIndexCounterItem, depositAddressItem } from './items/deposit-address.ts';
 import { batchGetAll, gsi1Partition, heldCondition, queryAll, readItem } from './queries.ts';
 import { MoneyTransaction } from './transaction.ts';
 import { depositAddressesListedSince } from './deposit-address-listing.ts';
@@ -103,6 +103,11 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
 
   depositAddressesListed(since: string | null): Promise<ListedDepositAddress[]> {
     return depositAddressesListedSince(this.db, this.tableName, since);
+  }
+
+  async listsEveryAddress(): Promise<boolean> {
+    const counter = await readItem(this.db, this.tableName, addressIndexCounterItem.key());
+    return counter !== null && addressIndexCounterItem.listsEveryAddressOf(counter);
   }
 
   /** Each one put unless already there (the scanner may see a final block twice): a few a day at most. */

@@ -40,6 +40,12 @@ export class DynamoDepositStore extends withDestinationLists(TableStore) impleme
     );
     // ADD returns the value after the increment: the block is the ADDRESS_INDEX_BLOCK before it.
     const end = addressIndexCounterItem.nextIndexOf(Attributes ?? {});
+    // The first block: this counter is this code's from index 0, so every address is listed (the
+    // scanner's filter needs no index 0 to know it, and a first deposit refused after taking it
+    // costs nothing). Said before index 0 is handed out; lost to a crash here, index 0 says it.
+    if (end === ADDRESS_INDEX_BLOCK) {
+      await this.db.send(new UpdateCommand({ TableName: this.tableName, Key: addressIndexCounterItem.key(), UpdateExpression: 'SET listsEveryAddress = :yes', ExpressionAttributeValues: { ':yes': true } }));
+    }
     this.block = { next: end - ADDRESS_INDEX_BLOCK, end };
   }
 

@@ -111,4 +111,8 @@ export const addressIndexCounterItem = {
   key: () => ({ PK: 'COUNTER#DEPOSIT_ADDRESS_INDEX', SK: 'COUNTER' }),
   /** The counter after an `ADD nextIndex`: one past the last index it handed out (deposit-store.ts takes a block at a time). */
   nextIndexOf: (item: Item): number => Number(toBigInt(item.nextIndex)),
+  /** Set by the reservation that made the counter (index 0 on): every address since was listed in
+   * its deposit's own transaction, so the listing holds them all even where index 0's deposit was
+   * refused after taking it. Absent on a counter older than the listing. */
+  listsEveryAddressOf: (item: Item): boolean => item.listsEveryAddress === true,
 };
