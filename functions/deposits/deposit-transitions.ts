@@ -336,6 +336,15 @@ export function releaseFrozenCredit(deposit: Deposit, now: Date): DepositChange 
 
 const minOf = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 
+/** A split forward's reference, `split:<dep_id>:<txHash>:<eventIndex>`: the whole hash, as finance
+ * matches it (an EVM hash is 66 characters), within a reference's 128; only a Solana signature (up
+ * to 88) with a three-digit index loses its last character, never the index, which tells a
+ * transaction's transfers apart. */
+function splitReference(depositId: string, tx: TransferKey): string {
+  const [head, tail] = [`split:${depositId}:`, `:${tx.eventIndex}`];
+  return `${head}${tx.txHash.slice(0, 128 - head.length - tail.length)}${tail}`;
+}
+
 function credit(
   deposit: Deposit,
   tx: DepositTransaction,
@@ -362,7 +371,7 @@ function credit(
     share > 0n && deposit.split
       ? newWithdrawal(
           deposit.companyId,
-          { reference: `split:${deposit.id}:${tx.txHash.slice(0, 64)}:${tx.eventIndex}`, network: deposit.network, address: deposit.split.address, amount: share, fee: 0n },
+          { reference: splitReference(deposit.id, tx), network: deposit.network, address: deposit.split.address, amount: share, fee: 0n },
           now,
         )
       : null;

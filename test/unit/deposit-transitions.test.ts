@@ -95,6 +95,16 @@ describe('confirmTransfer', () => {
     expect(change.after.creditedAmount).toBe(7_500_000n);
   });
 
+  it("names the forward by the deposit and the transfer's whole hash, an EVM one (0x and 64 hex) included", async () => {
+    const { deposit: confirming, record } = await seen(usdt(10), { split: { address: SPLIT_ADDRESS, percentBps: 2_500 } });
+    const evmHash = `0x${'cd'.repeat(32)}`;
+    const onEvm = { ...confirming, transactions: confirming.transactions.map((tx) => ({ ...tx, txHash: evmHash })) };
+
+    const change = confirmTransfer(onEvm, { ...record, txHash: evmHash }, 1_020, LATER, ALLOWLIST_OFF_NOW)!;
+
+    expect(change.splitForward?.withdrawal.reference).toBe(`split:${confirming.id}:${evmHash}:0`);
+  });
+
   it('credits the whole transfer and forwards nothing when the allowlist no longer allows the split address', async () => {
     const { deposit: confirming, record } = await seen(usdt(10), { split: { address: SPLIT_ADDRESS, percentBps: 2_500 } });
 
