@@ -4,7 +4,7 @@ import { getCompany, type CompanyStore } from '../companies/company.ts';
 import { actorOf, type Caller } from '../people/caller.ts';
 import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
 import type { Log } from '../shared/log.ts';
-import { apiKeyMail, type Mailer } from '../mail/mail.ts';
+import { apiKeyMail, type ApiKeyNotice, type Mailer } from '../mail/mail.ts';
 import { mailMembersWho, type MemberLookup } from '../people/member-mail.ts';
 
 /**
@@ -133,17 +133,19 @@ export async function changeApiKeyAllowedIps(deps: KeyDeps, caller: Caller, keyI
 }
 
 /** The authorizer refuses a revoked key on its next call; API Gateway's cache may still admit it
- * for up to its TTL (60 s), which the contract allows. */
-export async function revokeApiKey(store: ApiKeyStore, caller: Caller, keyId: string, now = new Date()): Promise<ApiKeyView> {
-  const before = await ownActiveKey(store, caller, keyId);
+ * for up to its TTL (60 s), which the contract allows. Mailed too: a session taken over to revoke a
+ * live key stops the company's integration, and its managers should learn why from us. */
+export async function revokeApiKey(deps: KeyDeps, caller: Caller, keyId: string, now = new Date()): Promise<ApiKeyView> {
+  const before = await ownActiveKey(deps.keys, caller, keyId);
   const after: ApiKeyRecord = { ...before, status: 'revoked', revokedAt: now.toISOString(), previousSecretHash: null, previousSecretExpiresAt: null };
-  await store.updateApiKey(before, after, auditEntry(after.companyId, 'api_key.revoked', actorOf(caller.membership), caller.origin, now, keyId));
+  await deps.keys.updateApiKey(before, after, auditEntry(after.companyId, 'api_key.revoked', actorOf(caller.membership), caller.origin, now, keyId));
+  await tellManagers(deps, caller, after, 'revoked', now);
   return apiKeyView(after, now);
 }
 
 
 /** A failed mail is logged; the key, secret or list stands (the audit log has it too). */
-async function tellManagers(deps: KeyDeps, caller: Caller, key: ApiKeyRecord, change: 'created' | 'rolled' | 'allowedIps', now: Date): Promise<void> {
+async function tellManagers(deps: KeyDeps, caller: Caller, key: ApiKeyRecord, change: ApiKeyNotice['change'], now: Date): Promise<void> {
   if (!deps.mailer) return;
   try {
     await mailMembersWho('manageTeam', { companies: deps.companies, members: deps.members, mailer: deps.mailer }, key.companyId, (to, companyName) =>

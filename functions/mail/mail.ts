@@ -158,7 +158,7 @@ export function withdrawalLimitMail(notice: { to: string; companyName: string; b
 export interface ApiKeyNotice {
   to: string;
   companyName: string;
-  change: 'created' | 'rolled' | 'allowedIps';
+  change: 'created' | 'rolled' | 'allowedIps' | 'revoked';
   /** Who did it, from which address, when. */
   by: string;
   from: string;
@@ -175,11 +175,15 @@ export function apiKeyMail(notice: ApiKeyNotice): Mail {
     created: `created the API key ${key} for ${company}, with ${scope}`,
     rolled: `issued a new secret for ${company}'s API key ${key}, which has ${scope}`,
     allowedIps: `changed where ${company}'s API key ${key} may be used from: it now has ${scope}`,
+    revoked: `revoked ${company}'s API key ${key}: the API refuses every request made with it, within a minute`,
   }[notice.change];
   const what = `${notice.by} ${did}, at ${notice.at} from ${notice.from}.`;
-  const stop = 'If you did not expect this, revoke the key now: dashboard, Integrations → API keys → Revoke. Then check your team and its sign-ins in the audit log.';
-  const who = 'We mail every new key, new secret and change of allowed IPs to the company’s Owners and Admins.';
-  const subject = { created: 'New API key', rolled: 'New API key secret', allowedIps: 'API key allowed IPs changed' }[notice.change];
+  const stop =
+    notice.change === 'revoked'
+      ? 'If you did not expect this, check your team and its sign-ins in the audit log, and create a new key for the systems that used this one: dashboard, Integrations → API keys.'
+      : 'If you did not expect this, revoke the key now: dashboard, Integrations → API keys → Revoke. Then check your team and its sign-ins in the audit log.';
+  const who = 'We mail every new key, new secret, change of allowed IPs and revocation to the company’s Owners and Admins.';
+  const subject = { created: 'New API key', rolled: 'New API key secret', allowedIps: 'API key allowed IPs changed', revoked: 'API key revoked' }[notice.change];
   return noticeMail(notice.to, `${subject} for ${company}`, [what, stop, who]);
 }
 

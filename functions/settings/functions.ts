@@ -99,7 +99,7 @@ export const FUNCTION_SETTINGS = {
   'dashboard/list-api-keys': dashboard,
   'dashboard/create-api-key': dashboardMailing,
   'dashboard/roll-api-key': dashboardMailing,
-  'dashboard/revoke-api-key': dashboard,
+  'dashboard/revoke-api-key': dashboardMailing,
   'dashboard/change-api-key-allowed-ips': dashboardMailing,
   'dashboard/list-audit-log': dashboard,
   'dashboard/list-team': dashboard,

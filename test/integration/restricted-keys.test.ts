@@ -132,7 +132,7 @@ describe('a read-only API key', () => {
     ]);
   });
 
-  it('mails a new key, a new secret and a change of allowed IPs to the Owners and Admins, not to Developers or Viewers', async () => {
+  it('mails a new key, a new secret, a change of allowed IPs and a revocation to the Owners and Admins, not to Developers or Viewers', async () => {
     const owner = await signedUpOwner(api.runtime, 'Watched Co');
     const members = Object.fromEntries(
       await Promise.all(['Admin', 'Developer', 'Viewer'].map(async (role) => [role, await invitedMember(api.runtime, owner.browser, owner.companyId, role)] as const)),
@@ -143,12 +143,15 @@ describe('a read-only API key', () => {
     const keyId = made.body.data.key.keyId as string;
     await developer.browser.call('POST', `/companies/${owner.companyId}/api-keys/${keyId}/roll`, { body: { oldSecretValidFor: 'now' } });
     await developer.browser.call('PUT', `/companies/${owner.companyId}/api-keys/${keyId}/allowed-ips`, { body: { allowedIps: [] } });
+    await developer.browser.call('POST', `/companies/${owner.companyId}/api-keys/${keyId}/revoke`);
 
     const keyMails = (email: string) => mailsTo(api.runtime.outboxDir, email).filter((mail) => mail.text.includes(keyId));
     for (const email of [owner.email, members.Admin!.email]) {
-      expect(keyMails(email).map((mail) => mail.subject)).toEqual(['New API key for Watched Co', 'New API key secret for Watched Co', 'API key allowed IPs changed for Watched Co']);
+      expect(keyMails(email).map((mail) => mail.subject)).toEqual(['New API key for Watched Co', 'New API key secret for Watched Co', 'API key allowed IPs changed for Watched Co', 'API key revoked for Watched Co']);
     }
-    const [created, , widened] = keyMails(owner.email);
+    const [created, , widened, revoked] = keyMails(owner.email);
+    expect(revoked!.text).toContain(`${developer.email} revoked Watched Co's API key "Payout bot" (${keyId}): the API refuses every request made with it, within a minute`);
+    expect(revoked!.text).toContain('create a new key for the systems that used this one');
     expect(created!.text).toContain(`${developer.email} created the API key "Payout bot" (${keyId}) for Watched Co, with full access, from 203.0.113.0/24, at `);
     expect(created!.text).toContain('from 127.0.0.1.');
     expect(created!.text).toContain('Integrations → API keys → Revoke');

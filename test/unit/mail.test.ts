@@ -155,6 +155,9 @@ describe('the API key mails', () => {
     expect(rolled.subject).toBe('New API key secret for Acme');
     expect(rolled.text).toContain('issued a new secret for Acme\'s API key "Bot <b>" (ck_test_abc), which has full access, from any address');
     expect(apiKeyMail({ ...notice, companyName: 'Acme', change: 'allowedIps', key }).subject).toBe('API key allowed IPs changed for Acme');
+    const revoked = apiKeyMail({ ...notice, companyName: 'Acme', change: 'revoked', key });
+    expect(revoked.subject).toBe('API key revoked for Acme');
+    expect(revoked.text).not.toContain('revoke the key now');
   });
 });
 

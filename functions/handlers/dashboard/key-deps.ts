@@ -8,9 +8,9 @@ import { mailerFrom } from '#adapters/mail/from-settings';
 import { dynamoFrom } from '#adapters/runtime';
 import { functionSettings } from '#functions/settings/functions';
 
-/** What the routes that issue or widen a key share (create, roll, allowed IPs), made once per cold
+/** What the routes that change a key share (create, roll, allowed IPs, revoke), made once per cold
  * start: the keys and the audit log, the team to mail, and the stage's mailer. */
-// The three have the same slice (functions/settings/functions.ts: the dashboard's and mail).
+// The four have the same slice (functions/settings/functions.ts: the dashboard's and mail).
 const settings = functionSettings('dashboard/create-api-key');
 const { db, tableName } = dynamoFrom(settings);
 const mailer = mailerFrom(settings);
