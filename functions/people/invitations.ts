@@ -20,6 +20,9 @@ export interface Invitation {
   role: Role;
   expiresAt: string;
   createdAt: string;
+  /** The member who made it (or last resent it), whose removal or new role revokes it; null from
+   * the command line, and on an invitation stored before this was kept. */
+  invitedBy: string | null;
 }
 
 /** An invitation's link followed, and a company made with one (the Team page's own invitations are
@@ -37,11 +40,11 @@ export const INVITATION_TTL_MS = 7 * 86_400_000;
 export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /** A new invitation (7 days, works once) and its token, which only the link holds: the table keeps its hash. */
-export function newInvitation(companyId: string, email: string, role: Role, now: Date): { invitation: Invitation; token: string } {
+export function newInvitation(companyId: string, email: string, role: Role, now: Date, invitedBy: string | null): { invitation: Invitation; token: string } {
   const token = randomBytes(32).toString('base64url');
   return {
     token,
-    invitation: { tokenHash: hashToken(token), companyId, email, role, expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(), createdAt: now.toISOString() },
+    invitation: { tokenHash: hashToken(token), companyId, email, role, expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(), createdAt: now.toISOString(), invitedBy },
   };
 }
 
@@ -54,7 +57,7 @@ export async function createCompanyInvitingOwner(
 ): Promise<{ company: Company; token: string; invitation: Invitation }> {
   const email = checkEmail(input.ownerEmail);
   const company = createCompanyRecord({ name: input.name, environment: input.environment }, now);
-  const { invitation, token } = newInvitation(company.id, email, 'Owner', now);
+  const { invitation, token } = newInvitation(company.id, email, 'Owner', now, null);
   const by = commandLine(operator);
   const audit = auditEntry(company.id, 'invitation.created', by.actor, by.origin, now, email, { role: 'Owner' });
   await store.createCompanyWithInvitation(company, invitation, audit);

@@ -167,7 +167,7 @@ async function addNewInvitation(
 ): Promise<{ invitation: Invitation; token: string }> {
   if ((await store.membersOf(companyId)).some((m) => m.email === email)) throw validationFailed([{ path: 'email', message: 'is already a member of this company' }]);
   await beforeWrite();
-  const created = newInvitation(companyId, email, role, now);
+  const created = newInvitation(companyId, email, role, now, by.actor.personId);
   await store.addInvitation(created.invitation, auditEntry(companyId, 'invitation.created', by.actor, by.origin, now, email, { role }));
   return created;
 }
@@ -228,7 +228,7 @@ export async function resendInvitation(
   const mail = requireMailing(mailing);
   const old = await pendingInvitation(store, caller, invitationId, 'resend the invitation of', now);
   await countInvitation(counts, old.companyId, old.email, now);
-  const { invitation, token } = newInvitation(old.companyId, old.email, old.role, now);
+  const { invitation, token } = newInvitation(old.companyId, old.email, old.role, now, caller.membership.personId);
   const audit = auditEntry(old.companyId, 'invitation.resent', actorOf(caller.membership), caller.origin, now, old.email, { role: old.role });
   if (!(await store.replaceInvitation(old, invitation, audit))) throw notFound('Invitation');
   const emailed = await mailInvitation(mail, invitation, token, caller.membership.email);
@@ -263,9 +263,11 @@ async function changeMember(store: TeamStore, caller: Caller, personId: string, 
     if (member.role === 'Owner' && !keptOwner) throw lastOwner(role === null);
     const audit = auditEntry(companyId, role === null ? 'member.removed' : 'member.role_changed', actorOf(caller.membership), caller.origin, now, member.email, role === null ? { role: member.role } : { from: member.role, to: role });
     // Invitations the member still has pending (made before they joined by another) go too: a
-    // removed member must not come back through one, nor a re-roled one take its older role.
+    // removed member must not come back through one, nor a re-roled one take its older role. So do
+    // those the member made: a removed Admin must not come back through an invitation of their own
+    // to another address, nor one re-roled leave behind what only their old role could give.
     const revoked = (await store.invitationsOf(companyId))
-      .filter((invitation) => invitation.email === member.email)
+      .filter((invitation) => invitation.email === member.email || invitation.invitedBy === member.personId)
       .map((invitation) => ({ invitation, audit: auditEntry(companyId, 'invitation.revoked', actorOf(caller.membership), caller.origin, now, invitation.email, { role: invitation.role }) }));
     if (await store.changeMembership(member, role, keptOwner, audit, revoked)) return role === null ? null : { ...member, role };
     // Someone changed the team meanwhile: read it again and decide again.

@@ -109,7 +109,7 @@ describe('invitation mail', () => {  const invite = (browser: ReturnType<typeof 
     const owner = await signedUpOwner(api.runtime, 'Crowded Co');
     const now = new Date();
     for (let n = 0; n < 50; n++) {
-      const { invitation } = newInvitation(owner.companyId, uniqueEmail('pending'), 'Viewer', now);
+      const { invitation } = newInvitation(owner.companyId, uniqueEmail('pending'), 'Viewer', now, null);
       await api.team.addInvitation(invitation, auditEntry(owner.companyId, 'invitation.created', commandLine().actor, commandLine().origin, now, invitation.email, { role: 'Viewer' }));
     }
     expect((await owner.browser.call('POST', '/session/confirm', { body: { password: STRONG_PASSWORD } })).status).toBe(200);

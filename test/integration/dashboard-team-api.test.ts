@@ -132,6 +132,34 @@ describe('a pending invitation', () => {
   });
 
 
+  it('made by a member goes when they are removed or re-roled: a removed Admin cannot come back through an invitation of their own', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Rogue Admin Co');
+    const base = `/companies/${owner.companyId}`;
+    const joined = async (role: string) => {
+      const email = uniqueEmail(role.toLowerCase());
+      expect((await owner.browser.call('POST', `${base}/team/invitations`, { body: { email, role } })).status).toBe(201);
+      const member = dashboardBrowser(api.runtime);
+      expect((await member.call('POST', '/invitations/accept', { body: { token: invitationTokenMailedTo(api.runtime, email), password: STRONG_PASSWORD } })).status).toBe(200);
+      return { email, member, personId: (await member.call('GET', '/me')).body.data.personId as string };
+    };
+    const [rogue, demoted] = [await joined('Admin'), await joined('Admin')];
+    // Each invites another address as an Admin; the Owner's own invitation stays.
+    const invite = async (by: ReturnType<typeof dashboardBrowser>, label: string) => {
+      const email = uniqueEmail(label);
+      expect((await by.call('POST', `${base}/team/invitations`, { body: { email, role: 'Admin' } })).status).toBe(201);
+      return { email, token: invitationTokenMailedTo(api.runtime, email) };
+    };
+    const [alt, altOfDemoted, ownersOwn] = [await invite(rogue.member, 'alt'), await invite(demoted.member, 'alt-demoted'), await invite(owner.browser, 'owners-own')];
+
+    expect((await owner.browser.call('DELETE', `${base}/team/members/${rogue.personId}`)).status).toBe(200);
+    expect((await owner.browser.call('PUT', `${base}/team/members/${demoted.personId}`, { body: { role: 'Viewer' } })).status).toBe(200);
+
+    expect((await teamOf(owner.browser, owner.companyId)).invitations.map((i) => i.email)).toEqual([ownersOwn.email]);
+    for (const { token } of [alt, altOfDemoted]) {
+      expect((await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } })).status).toBe(404);
+    }
+  });
+
   it('is revoked by the team’s managers: its link stops working, the audit log says so, and a second revoke finds nothing', async () => {
     const owner = await signedUpOwner(api.runtime, 'Revoke Co');
     const stranger = await signedUpOwner(api.runtime, 'Stranger Revoke Co');

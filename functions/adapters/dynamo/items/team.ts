@@ -67,5 +67,5 @@ export const invitationItem = {
     [TABLE.ttlAttribute]: Math.ceil(Date.parse(invitation.expiresAt) / 1000),
   }),
   fromItem: (item: Item): Invitation =>
-    storedFields<Invitation>(item, ['tokenHash', 'companyId', 'email', 'role', 'expiresAt', 'createdAt']),
+    storedFields<Invitation>(item, ['tokenHash', 'companyId', 'email', 'role', 'expiresAt', 'createdAt', 'invitedBy']),
 };
