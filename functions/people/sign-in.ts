@@ -37,7 +37,7 @@ export async function signIn(deps: SignInDeps, input: { email: string; password:
 
 /** The email and password, within Cambio's limits on failures (sign-in-limits.ts). */
 export async function checkedPassword(
-  identity: IdentityProvider,
+  identity: Pick<IdentityProvider, 'signIn'>,
   attempts: SignInAttempts,
   input: { email: string; password: string },
   origin: RequestOrigin,

@@ -1,7 +1,8 @@
 import type { RequestOrigin } from '../companies/audit-log.ts';
 import type { IdentityProvider, SessionTokens, TwoFactorProvider } from './identity.ts';
 import type { PersonAudit } from './memberships.ts';
-import { auditSignIn } from './sign-in.ts';
+import { auditSignIn, checkedPassword } from './sign-in.ts';
+import type { SignInAttempts } from './sign-in-limits.ts';
 import { checkedCode, type CodeAttemptStore } from './code-attempts.ts';
 import { ApiError, validationFailed } from '../shared/errors.ts';
 import type { Membership } from './team.ts';
@@ -19,6 +20,10 @@ import type { Membership } from './team.ts';
 export interface Reauthentication {
   identity: Pick<IdentityProvider, 'signIn'> & Pick<TwoFactorProvider, 'answerChallenge'>;
   codes: CodeAttemptStore;
+  /** Cambio's limits on failed sign-ins (sign-in-limits.ts), which a password asked again goes
+   * through as at the sign-in page: a session's holder cannot guess at Cognito's pace, nor drive
+   * the person into Cognito's lockout. */
+  attempts: SignInAttempts;
 }
 
 export interface Proof {
@@ -48,7 +53,7 @@ export function requireRecentSignIn(authTimeSeconds: number, withinSeconds: numb
 export async function confirmSession(deps: Reauthentication & PersonAudit, personId: string, proof: Proof, origin: RequestOrigin, now = new Date()): Promise<SessionTokens> {
   const [membership] = await deps.memberships.membershipsOf(personId);
   if (!membership) throw new ApiError('FORBIDDEN', 'Only a member of a company confirms a session');
-  const session = await signInAgain(deps, membership, proof);
+  const session = await signInAgain(deps, membership, proof, { origin, now });
   await auditSignIn(deps, personId, origin, now);
   return session;
 }
@@ -59,16 +64,17 @@ export async function confirmSession(deps: Reauthentication & PersonAudit, perso
  * RATE_LIMITED while the pool locks the person out or their codes are locked.
  */
 export async function signInAgain(
-  { identity, codes }: Reauthentication,
+  { identity, codes, attempts }: Reauthentication,
   membership: Pick<Membership, 'personId' | 'email'>,
   proof: Proof,
+  { origin, now = new Date() }: { origin: RequestOrigin; now?: Date },
   codeField = 'code',
 ): Promise<SessionTokens> {
   const refusedAs = (path: string, message: string) => (error: unknown) => {
     if (error instanceof ApiError && error.code === 'AUTH_FAILED') throw validationFailed([{ path, message }]);
     throw error;
   };
-  let outcome = await identity.signIn(membership.email, proof.password).catch(refusedAs('password', 'is wrong'));
+  let outcome = await checkedPassword(identity, attempts, { email: membership.email, password: proof.password }, origin, now).catch(refusedAs('password', 'is wrong'));
   if ('twoFactor' in outcome) {
     const { twoFactor } = outcome;
     if (!proof.code) throw validationFailed([{ path: codeField, message: 'is needed: the 6 digits your authenticator app shows' }]);

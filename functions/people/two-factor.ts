@@ -89,7 +89,7 @@ export async function turnOnTwoFactor(deps: TwoFactorDeps, caller: SessionCaller
     const needed = (path: string) => validationFailed([{ path, message: 'is needed to replace your authenticator app: your password and the code the app you have now shows' }]);
     if (!answer.password) throw needed('password');
     if (!answer.currentCode) throw needed('currentCode');
-    await signInAgain(deps, person, { password: answer.password, code: answer.currentCode }, 'currentCode');
+    await signInAgain(deps, person, { password: answer.password, code: answer.currentCode }, { origin, now }, 'currentCode');
   }
   await checkedCode(deps.codes, person.email, answer.code, (code) => deps.identity.confirmSetup(caller.accessToken, code), 'code', now);
   await deps.marks.markTwoFactorOn(caller.personId, now.toISOString());
@@ -113,7 +113,7 @@ export async function turnOffTwoFactor(deps: TwoFactorDeps, caller: SessionCalle
     const names = await Promise.all(requiring.map(async (m) => (await getCompany(deps.companies, m.companyId)).name));
     throw new ApiError('FORBIDDEN', `${names.join(', ')} requires two-factor sign-in of every member: an Owner can stop requiring it under Team`, { reason: 'REQUIRED_BY_COMPANY' });
   }
-  await signInAgain(deps, person, proof);
+  await signInAgain(deps, person, proof, { origin, now });
   await deps.identity.turnOff(caller.accessToken);
   await deps.marks.markTwoFactorOff(caller.personId, await auditOfPerson(deps.memberships, caller.personId, 'two_factor.disabled', origin, now));
   return { enabled: false };

@@ -22,7 +22,7 @@ export async function sendWithdrawal(
 ) {
   requirePermission(caller.membership, 'sendWithdrawals');
   // Proof only: the new session's tokens are dropped.
-  await signInAgain(deps, caller.membership, input);
+  await signInAgain(deps, caller.membership, input, { origin: caller.origin });
   const withdrawal = await requestWithdrawal(deps.store, deps.rules, caller.membership.companyId, { reference: input.reference, network: input.network, address: input.address, amount: input.amount }, now, (made) =>
     auditEntry(made.companyId, 'withdrawal.sent', actorOf(caller.membership), caller.origin, now, made.id, {
       amount: formatAmount(made.amount, 'USDT'),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SOURCE_FAILURES, STRANGER_FAILURES } from '#functions/people/sign-in-limits';
 import { useTestApi } from '../support/local-api.ts';
-import { invitationTokenMailedTo, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { cookieHeader, invitationTokenMailedTo, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { rawDashboardRequest } from '../support/raw-dashboard-request.ts';
 
 /**
@@ -103,6 +103,20 @@ describe('the sign-in lockout', () => {
     // The person joins through the link from where they are.
     expect((await accept(STRONG_PASSWORD, USUAL)).status).toBe(200);
   }, 60_000);
+
+  it('counts wrong passwords a session asks again (Confirm it’s you) as sign-ins: a stolen cookie guesses no further, and the person is not locked out', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Cookie Taken Co');
+    const { jar, origin } = owner.browser;
+    const asThief = async (password: string) =>
+      (await rawDashboardRequest(api.runtime, 'POST', '/session/confirm', { body: { password }, from: '127.0.90.1', headers: { Cookie: cookieHeader(jar), Origin: origin, 'X-CSRF-Token': jar.get('cambio_csrf')! } })).status;
+
+    const answers = [];
+    for (let i = 0; i < 8; i += 1) answers.push(await asThief(WRONG));
+
+    // A wrong password is 400 on the field (the page keeps its session), until the stranger's few are spent.
+    expect(answers).toEqual([...Array(STRANGER_FAILURES).fill(400), ...Array(8 - STRANGER_FAILURES).fill(429)]);
+    expect((await signIn(owner.email, STRONG_PASSWORD, USUAL)).status).toBe(200);
+  });
 
   it('counts concurrent guesses: twenty at once from one source get at most three answers from the pool', async () => {
     const stranger = uniqueEmail('nobody');

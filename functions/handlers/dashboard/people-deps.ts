@@ -35,6 +35,7 @@ export const twoFactorMarks = new DynamoTwoFactorStore(db, tableName);
 export const twoFactor: TwoFactorDeps = {
   identity,
   codes,
+  attempts: signInAttempts,
   memberships,
   auditLog,
   marks: twoFactorMarks,

@@ -1,6 +1,7 @@
 import { sendWithdrawal } from '#functions/withdrawals/dashboard-withdrawals';
 import { withdrawalRulesFrom } from '#adapters/config';
 import { DynamoCodeAttempts } from '#adapters/dynamo/code-attempt-store';
+import { DynamoSignInAttempts } from '#adapters/dynamo/sign-in-attempts-store';
 import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { dynamoFrom } from '#adapters/runtime';
@@ -17,6 +18,7 @@ const withdrawals = {
   rules: withdrawalRulesFrom(settings),
   identity: userPoolFrom(settings).identity,
   codes: new DynamoCodeAttempts(db, tableName),
+  attempts: new DynamoSignInAttempts(db, tableName),
 };
 
 /** `New withdrawal`, confirmed with the person's password (and code): the /v1 withdrawal record, pending. */
