@@ -4,7 +4,7 @@ import { DynamoSignOuts } from '#adapters/dynamo/sign-out-store';
 import { dynamoFrom } from '#adapters/runtime';
 import { dashboardRoute } from '#http/dashboard-route';
 import { changePasswordBody } from './schemas.ts';
-import { auditLog, identity, memberships } from './people-deps.ts';
+import { auditLog, identity, memberships, signInAttempts } from './people-deps.ts';
 import { identityToken } from './session-deps.ts';
 import { functionSettings } from '#functions/settings/functions';
 
@@ -14,6 +14,6 @@ const signOuts = new DynamoSignOuts(db, tableName);
 
 /** Account → `Change password`: then every session of the person ends, this one too. */
 export const handler = dashboardRoute({ body: changePasswordBody, access: 'session' }, async ({ body, sessionCookie, personId, origin }) => {
-  await changePassword({ accounts: identity, store, signOuts, memberships, auditLog }, { personId, accessToken: await identityToken(sessionCookie) }, body, origin);
+  await changePassword({ accounts: identity, store, signOuts, memberships, auditLog, attempts: signInAttempts }, { personId, accessToken: await identityToken(sessionCookie) }, body, origin);
   return { data: { changed: true } };
 });
