@@ -32,6 +32,19 @@ async function newCompany(name: string) {
 
 type Call = ReturnType<typeof apiClient>;
 
+/** A company with `usdt` available. */
+async function fundedCompany(name: string, usdt: string) {
+  const company = await newCompany(name);
+  await creditAvailable(api.db, api.runtime.tableName, company.companyId, 'USDT', usdt);
+  return company;
+}
+
+/** A company with `usdt` available and a quote to convert 10 of it. */
+async function quotedCompany(name: string, usdt: string) {
+  const company = await fundedCompany(name, usdt);
+  return { ...company, quoteId: await quote(company.call, '10') };
+}
+
 const quoteBody = (sourceAmount: unknown) => ({ sourceCurrency: 'USDT', settlementCurrency: 'BRL', sourceAmount });
 
 async function quote(call: Call, sourceAmount: string): Promise<string> {
@@ -140,8 +153,7 @@ describe('POST /v1/conversions/quote', () => {
 
 describe('POST /v1/conversions', () => {
   it('debits the USDT, credits the BRL of the quote exactly, marks the quote used, and the record reads back', async () => {
-    const { companyId, call } = await newCompany('Converter');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
+    const { companyId, call } = await fundedCompany('Converter', '100');
     const quoted = await call('POST', '/conversions/quote', { body: quoteBody('12.345678') });
 
     const created = await call('POST', '/conversions', { body: { quoteId: quoted.body.data.id, reference: 'fx-1' } });
@@ -189,9 +201,7 @@ describe('POST /v1/conversions', () => {
   });
 
   it('writes one conversion.completed event whose data is the conversion record, in the same transaction', async () => {
-    const { companyId, call } = await newCompany('Evented');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '10');
-    const quoteId = await quote(call, '10');
+    const { companyId, call, quoteId } = await quotedCompany('Evented', '10');
 
     const created = await call('POST', '/conversions', { body: { quoteId } });
 
@@ -206,9 +216,7 @@ describe('POST /v1/conversions', () => {
   });
 
   it('executes a quote exactly once: 10 concurrent requests give one 201 and nine 409 QUOTE_ALREADY_USED', async () => {
-    const { companyId, call } = await newCompany('Racer');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
-    const quoteId = await quote(call, '10');
+    const { companyId, call, quoteId } = await quotedCompany('Racer', '100');
 
     const responses = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/conversions', { body: { quoteId } })));
 
@@ -222,9 +230,7 @@ describe('POST /v1/conversions', () => {
   });
 
   it('refuses a quote executed before with 409 QUOTE_ALREADY_USED, naming the conversion that used it', async () => {
-    const { companyId, call } = await newCompany('Twice');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
-    const quoteId = await quote(call, '10');
+    const { call, quoteId } = await quotedCompany('Twice', '100');
     const first = await call('POST', '/conversions', { body: { quoteId } });
     expect(first.status).toBe(201);
 
@@ -240,9 +246,7 @@ describe('POST /v1/conversions', () => {
     // quote read again still answers 409, never a 422 INSUFFICIENT_BALANCE saying nothing converted.
     ['10', 'only the USDT it covers', '0.000000'],
   ])('guards the quote in the transaction: 10 executions that all read it unused (%s USDT: %s) convert once, the others 409 naming the conversion', async (funds, _what, left) => {
-    const { companyId, call } = await newCompany(`Guarded ${funds}`);
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', funds);
-    const quoteId = await quote(call, '10');
+    const { companyId, call, quoteId } = await quotedCompany(`Guarded ${funds}`, funds);
     // Every read answers "unused", as a retry's read taken just before another execution committed would.
     const staleReads = readingQuotesAs((found) => ({ ...found, usedAt: null, conversionId: null }));
 
@@ -257,8 +261,7 @@ describe('POST /v1/conversions', () => {
   });
 
   it('refuses an expired quote with 422 QUOTE_EXPIRED and moves nothing', async () => {
-    const { companyId, call } = await newCompany('Late');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
+    const { companyId, call } = await fundedCompany('Late', '100');
     const past = new Date(Date.now() - 60_000);
     const quoteId = newId('quote', past.getTime());
     await api.store.saveQuote({
@@ -285,8 +288,7 @@ describe('POST /v1/conversions', () => {
   });
 
   it('honours expiresAt to the millisecond: executable at expiresAt, expired 1 ms later', async () => {
-    const { companyId, call } = await newCompany('Boundary');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
+    const { companyId, call } = await fundedCompany('Boundary', '100');
     const late = await call('POST', '/conversions/quote', { body: quoteBody('10') });
     const onTime = await call('POST', '/conversions/quote', { body: quoteBody('10') });
 
@@ -299,8 +301,7 @@ describe('POST /v1/conversions', () => {
   });
 
   it('refuses in the transaction a quote that expires between the read and the write', async () => {
-    const { companyId, call } = await newCompany('Slow');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
+    const { companyId, call } = await fundedCompany('Slow', '100');
     const quoted = await call('POST', '/conversions/quote', { body: quoteBody('10') });
     const afterExpiry = new Date(Date.parse(quoted.body.data.expiresAt) + 1);
     // The read answers as it would have just before expiry; only the transaction's condition is left to refuse.
@@ -314,9 +315,7 @@ describe('POST /v1/conversions', () => {
   });
 
   it('refuses more USDT than available with 422 INSUFFICIENT_BALANCE, writes nothing, and leaves the quote usable', async () => {
-    const { companyId, call } = await newCompany('Short');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '9.999999');
-    const quoteId = await quote(call, '10');
+    const { companyId, call, quoteId } = await quotedCompany('Short', '9.999999');
 
     const refused = await call('POST', '/conversions', { body: { quoteId } });
 
@@ -375,8 +374,7 @@ describe('POST /v1/conversions', () => {
   });
 
   it('lets two conversions share a reference: it is the integrator’s label, not a key', async () => {
-    const { companyId, call } = await newCompany('Labels');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
+    const { call } = await fundedCompany('Labels', '100');
 
     const first = await call('POST', '/conversions', { body: { quoteId: await quote(call, '10'), reference: 'batch-7' } });
     const second = await call('POST', '/conversions', { body: { quoteId: await quote(call, '10'), reference: 'batch-7' } });
@@ -386,9 +384,7 @@ describe('POST /v1/conversions', () => {
   });
 
   it('replays a retried request with the same Idempotency-Key instead of answering 409', async () => {
-    const { companyId, call } = await newCompany('Retry');
-    await creditAvailable(api.db, api.runtime.tableName, companyId, 'USDT', '100');
-    const quoteId = await quote(call, '10');
+    const { call, quoteId } = await quotedCompany('Retry', '100');
     const send = () => call('POST', '/conversions', { body: { quoteId }, headers: { 'Idempotency-Key': 'cnv-retry-1' } });
 
     const first = await send();
