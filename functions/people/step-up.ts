@@ -1,7 +1,7 @@
 import type { RequestOrigin } from '../companies/audit-log.ts';
 import type { IdentityProvider, SessionTokens, TwoFactorProvider } from './identity.ts';
 import type { PersonAudit } from './memberships.ts';
-import { auditSignIn, checkedPassword } from './sign-in.ts';
+import { auditSignIn, checkedPassword, type SignInDeps } from './sign-in.ts';
 import type { SignInAttempts } from './sign-in-limits.ts';
 import { checkedCode, type CodeAttemptStore } from './code-attempts.ts';
 import { ApiError, validationFailed } from '../shared/errors.ts';
@@ -49,17 +49,27 @@ export function requireRecentSignIn(authTimeSeconds: number, withinSeconds: numb
 }
 
 /** `Confirm it's you` (POST /session/confirm): a session signed in now, which the routes that ask for
- * a recent sign-in accept; audited as a sign-in in each of the person's companies. */
-export async function confirmSession(deps: Reauthentication & PersonAudit, personId: string, proof: Proof, origin: RequestOrigin, now = new Date()): Promise<SessionTokens> {
+ * a recent sign-in accept; audited as a sign-in in each of the person's companies. As at the sign-in
+ * page, the user pool's word on two-factor wins: a person it let in on the password alone has it off
+ * there (an operator turned it off), and the mark follows, so a company that requires it refuses them. */
+export async function confirmSession(
+  deps: Reauthentication & PersonAudit & { marks: SignInDeps['marks'] },
+  personId: string,
+  proof: Proof,
+  origin: RequestOrigin,
+  now = new Date(),
+): Promise<SessionTokens> {
   const [membership] = await deps.memberships.membershipsOf(personId);
   if (!membership) throw new ApiError('FORBIDDEN', 'Only a member of a company confirms a session');
-  const session = await signInAgain(deps, membership, proof, { origin, now });
+  const { session, withCode } = await signInAgain(deps, membership, proof, { origin, now });
+  if (!withCode && (await deps.marks.isTwoFactorOn(personId))) await deps.marks.markTwoFactorOff(personId, []);
   await auditSignIn(deps, personId, origin, now);
   return session;
 }
 
 /**
- * The person signed in again with `proof`: their new session (a withdrawal drops it at once). Else
+ * The person signed in again with `proof`: their new session (a withdrawal drops it at once), and
+ * whether the user pool asked for their code (two-factor on there). Else
  * VALIDATION_FAILED on `password` or `codeField` (not 401, which would end the page's session), or
  * RATE_LIMITED while the pool locks the person out or their codes are locked.
  */
@@ -69,12 +79,13 @@ export async function signInAgain(
   proof: Proof,
   { origin, now = new Date() }: { origin: RequestOrigin; now?: Date },
   codeField = 'code',
-): Promise<SessionTokens> {
+): Promise<{ session: SessionTokens; withCode: boolean }> {
   const refusedAs = (path: string, message: string) => (error: unknown) => {
     if (error instanceof ApiError && error.code === 'AUTH_FAILED') throw validationFailed([{ path, message }]);
     throw error;
   };
   let outcome = await checkedPassword(identity, attempts, { email: membership.email, password: proof.password }, origin, now).catch(refusedAs('password', 'is wrong'));
+  const withCode = 'twoFactor' in outcome;
   if ('twoFactor' in outcome) {
     const { twoFactor } = outcome;
     if (!proof.code) throw validationFailed([{ path: codeField, message: 'is needed: the 6 digits your authenticator app shows' }]);
@@ -84,5 +95,5 @@ export async function signInAgain(
   }
   // The membership's email signs in as the member; anything else is a fault, never a pass.
   if (outcome.personId !== membership.personId) throw new ApiError('FORBIDDEN', 'The password given is not the signed-in person’s');
-  return outcome;
+  return { session: outcome, withCode };
 }

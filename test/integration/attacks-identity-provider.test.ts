@@ -68,6 +68,16 @@ describe('the identity provider, called with what the browser holds', () => {
     expect(refused.status).toBe(403);
   });
 
+  it('takes the user pool’s word at Confirm it’s you too: a session renewed there on the password alone, two-factor turned off by an operator, is refused where a company requires it', async () => {
+    const owner = await signedUpOwnerWithTwoFactor(api.runtime, 'Confirmed Co');
+    expect((await owner.browser.call('PUT', `/companies/${owner.companyId}/two-factor-requirement`, { body: { required: true } })).status).toBe(200);
+    expect((await userPool('AdminSetUserMFAPreference', { UserPoolId: LOCAL_USER_POOL_ID, Username: owner.email, SoftwareTokenMfaSettings: { Enabled: false } })).status).toBe(200);
+
+    // The old session confirms on the password alone: the user pool asks for no code.
+    expect((await owner.browser.call('POST', '/session/confirm', { body: { password: STRONG_PASSWORD } })).status).toBe(200);
+    expect((await owner.browser.call('GET', `/companies/${owner.companyId}/team`)).status).toBe(403);
+  });
+
   it("keeps the session's Cognito tokens on the server, sealed under the hash of the cookie, and renews its access token there once expired", async () => {
     const owner = await signedUpOwnerWithTwoFactor(api.runtime, 'Stored Co');
     const cookieValue = owner.browser.jar.get('cambio_session')!;
