@@ -8,7 +8,7 @@ import { releaseUnverifiedAddress, type EmailVerificationStore, type UnverifiedA
 import type { IdentityProvider, SessionTokens, TwoFactorChallenge } from './identity.ts';
 import type { PersonAudit } from './memberships.ts';
 import { auditSignIn, signInNewPerson } from './sign-in.ts';
-import { admitSignIn, attemptKey, signInSucceeded, type SignInAttempts } from './sign-in-limits.ts';
+import { attemptKey, withinSignInLimits, type SignInAttempts } from './sign-in-limits.ts';
 import { checkEmail, passwordProblems, type Membership, type Person, type Role } from './team.ts';
 
 /** Invitations: how a person joins a company, and how a company's first Owner arrives where there
@@ -91,13 +91,12 @@ export async function acceptInvitation(deps: InvitationAcceptance, input: { toke
   if (!invitation || invitation.expiresAt <= now.toISOString()) throw notFound('Invitation');
   const problems = passwordProblems(input.password);
   if (problems.length) throw validationFailed([{ path: 'password', message: `Password does not conform to policy: needs ${problems.join(', ')}` }]);
-  const attempt = attemptKey(invitation.email, origin.sourceIp);
-  await admitSignIn(deps.attempts, attempt, now);
-  // The link proves the mailbox: an account that only claimed the address (a sign-up never
-  // verified, perhaps with a second factor of a stranger's) is deleted, not asked for its password.
-  await releaseUnverifiedAddress(identity, deps.people, invitation.email);
-  const outcome = await invitedPersonSignIn(identity, invitation.email, input.password);
-  await signInSucceeded(deps.attempts, attempt, now);
+  const outcome = await withinSignInLimits(deps.attempts, attemptKey(invitation.email, origin.sourceIp), now, async () => {
+    // The link proves the mailbox: an account that only claimed the address (a sign-up never
+    // verified, perhaps with a second factor of a stranger's) is deleted, not asked for its password.
+    await releaseUnverifiedAddress(identity, deps.people, invitation.email);
+    return invitedPersonSignIn(identity, invitation.email, input.password);
+  });
   // Not yet: the link's page has no step for the second factor (the challenge is dropped unanswered).
   if ('twoFactor' in outcome) throw new ApiError('VALIDATION_FAILED', 'This account uses two-factor sign-in, which joining through a link does not support yet', [{ path: 'password', message: 'belongs to an account with two-factor sign-in' }]);
   const session = outcome;

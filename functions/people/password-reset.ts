@@ -6,7 +6,7 @@ import { sleepUntil } from '../shared/retry.ts';
 import { passwordResetMail, type Mailer } from '../mail/mail.ts';
 import type { PersonAudit } from './memberships.ts';
 import type { SignOuts } from './sign-outs.ts';
-import { admitSignIn, attemptKey, signInSucceeded, type SignInAttempts } from './sign-in-limits.ts';
+import { attemptKey, withinSignInLimits, type SignInAttempts } from './sign-in-limits.ts';
 import { checkEmail, type Membership } from './team.ts';
 
 /**
@@ -143,10 +143,8 @@ export async function changePassword(
   const email = memberships[0]?.email ?? null;
   // A wrong current password counts toward the pool's lockout, as a wrong sign-in does: it goes
   // through Cambio's sign-in limits too, so a stolen cookie neither guesses on nor locks the person out.
-  const attempt = email === null ? null : attemptKey(email, origin.sourceIp);
-  if (attempt) await admitSignIn(deps.attempts, attempt, now);
-  await deps.accounts.changePassword(caller.accessToken, input.currentPassword, input.newPassword);
-  if (attempt) await signInSucceeded(deps.attempts, attempt, now);
+  const change = () => deps.accounts.changePassword(caller.accessToken, input.currentPassword, input.newPassword);
+  await (email === null ? change() : withinSignInLimits(deps.attempts, attemptKey(email, origin.sourceIp), now, change));
   await endSessionsAfterNewPassword(deps, { personId: caller.personId, email }, 'password.changed', origin, now, memberships);
 }
 

@@ -87,6 +87,15 @@ export async function admitSignIn(attempts: SignInAttempts, key: AttemptKey, now
 export const signInSucceeded = (attempts: SignInAttempts, key: AttemptKey, now: Date): Promise<void> =>
   attempts.clear(key, new Date(now.getTime() + KNOWN_SOURCE_MS).toISOString());
 
+/** `check`, a password the user pool judges (a sign-in, a step-up, a change of password), within
+ * the limits: counted as a failure before the pool sees it, and the counts cleared once it passes. */
+export async function withinSignInLimits<T>(attempts: SignInAttempts, key: AttemptKey, now: Date, check: () => Promise<T>): Promise<T> {
+  await admitSignIn(attempts, key, now);
+  const outcome = await check();
+  await signInSucceeded(attempts, key, now);
+  return outcome;
+}
+
 const isKnown = (source: SourceAttempts | null, now: Date): boolean => source?.knownUntil != null && source.knownUntil > now.toISOString();
 
 function chargedSource(source: SourceAttempts | null, now: Date): SourceAttempts {

@@ -2,7 +2,7 @@ import type { RequestOrigin } from '../companies/audit-log.ts';
 import { requireVerified, type EmailVerificationStore } from './email-verification.ts';
 import type { IdentityProvider, SessionTokens, TwoFactorChallenge } from './identity.ts';
 import { auditPerson, type PersonAudit } from './memberships.ts';
-import { admitSignIn, attemptKey, signInSucceeded, type SignInAttempts } from './sign-in-limits.ts';
+import { attemptKey, withinSignInLimits, type SignInAttempts } from './sign-in-limits.ts';
 import { normaliseEmail } from './team.ts';
 
 /** What the sign-in page's password step uses: the user pool, the people's `Person` (whether their
@@ -26,13 +26,20 @@ export async function signIn(deps: SignInDeps, input: { email: string; password:
     await identity.signOut(outcome.accessToken);
     throw error;
   });
-  // The user pool is the source of truth: it let the person in on the password alone, so their second
-  // factor is off there, whatever the mark says (turned off where Cambio did not see it, by an
-  // operator in the console). The mark follows, so a company that requires two-factor sign-in
-  // refuses them and Team shows it off. (The other way, finishTwoFactorSignIn marks it on.)
-  if (await deps.marks.isTwoFactorOn(outcome.personId)) await deps.marks.markTwoFactorOff(outcome.personId, []);
+  // Let in on the password alone: the mark follows the pool (the other way, finishTwoFactorSignIn marks it on).
+  await followPoolTwoFactorOff(deps.marks, outcome.personId);
   await auditSignIn(deps, outcome.personId, origin, now);
   return outcome;
+}
+
+/**
+ * The user pool is the source of truth: it let the person in on the password alone, so their second
+ * factor is off there, whatever the mark says (turned off where Cambio did not see it, by an
+ * operator in the console). The mark follows, so a company that requires two-factor sign-in refuses
+ * them and Team shows it off. At the sign-in page and at `Confirm it's you` (step-up.ts).
+ */
+export async function followPoolTwoFactorOff(marks: SignInDeps['marks'], personId: string): Promise<void> {
+  if (await marks.isTwoFactorOn(personId)) await marks.markTwoFactorOff(personId, []);
 }
 
 /** The email and password, within Cambio's limits on failures (sign-in-limits.ts). */
@@ -44,11 +51,7 @@ export async function checkedPassword(
   now: Date,
 ): Promise<SessionTokens | TwoFactorChallenge> {
   const email = normaliseEmail(input.email);
-  const attempt = attemptKey(email, origin.sourceIp);
-  await admitSignIn(attempts, attempt, now);
-  const outcome = await identity.signIn(email, input.password);
-  await signInSucceeded(attempts, attempt, now);
-  return outcome;
+  return withinSignInLimits(attempts, attemptKey(email, origin.sourceIp), now, () => identity.signIn(email, input.password));
 }
 
 /** Someone who has just set their password has no second factor yet: a challenge is a bug. */

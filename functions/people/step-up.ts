@@ -1,7 +1,7 @@
 import type { RequestOrigin } from '../companies/audit-log.ts';
 import type { IdentityProvider, SessionTokens, TwoFactorProvider } from './identity.ts';
 import type { PersonAudit } from './memberships.ts';
-import { auditSignIn, checkedPassword, type SignInDeps } from './sign-in.ts';
+import { auditSignIn, checkedPassword, followPoolTwoFactorOff, type SignInDeps } from './sign-in.ts';
 import type { SignInAttempts } from './sign-in-limits.ts';
 import { checkedCode, type CodeAttemptStore } from './code-attempts.ts';
 import { ApiError, validationFailed } from '../shared/errors.ts';
@@ -62,7 +62,7 @@ export async function confirmSession(
   const [membership] = await deps.memberships.membershipsOf(personId);
   if (!membership) throw new ApiError('FORBIDDEN', 'Only a member of a company confirms a session');
   const { session, withCode } = await signInAgain(deps, membership, proof, { origin, now });
-  if (!withCode && (await deps.marks.isTwoFactorOn(personId))) await deps.marks.markTwoFactorOff(personId, []);
+  if (!withCode) await followPoolTwoFactorOff(deps.marks, personId);
   await auditSignIn(deps, personId, origin, now);
   return session;
 }

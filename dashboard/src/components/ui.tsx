@@ -79,6 +79,9 @@ export function formatTime(iso: string | null): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** `iso` while it is still ahead, else null: a previous secret's grace still running. */
+export const stillAhead = (iso: string | null | undefined): string | null => (iso && Date.parse(iso) > Date.now() ? iso : null);
+
 export function useTitle(title: string): void {
   useEffect(() => {
     document.title = `${title} · Cambio dashboard`;

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { apiKeysApi } from '../api/api-keys.ts';
 import type { ApiKey, IssuedKey, Role, RollGrace } from '../api/types.ts';
-import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, ShownOnceDialog, Table, useAction, useLoaded, useTitle } from '../components/ui.tsx';
+import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, ShownOnceDialog, stillAhead, Table, useAction, useLoaded, useTitle } from '../components/ui.tsx';
 import { WithdrawalAddresses } from '../withdrawals/withdrawal-addresses.tsx';
 import { DailyWithdrawalLimit } from '../withdrawals/withdrawal-limit.tsx';
 
@@ -213,8 +213,7 @@ function RollDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => v
   const [grace, setGrace] = useState<RollGrace>('24h');
   const { error, busy, run } = useAction(async () => (await apiKeysApi.rollApiKey(props.companyId, props.apiKey.keyId, grace)).data, props.onRolled);
   // Only the two newest secrets ever work (functions/api-keys/api-keys.ts rollSecret).
-  const previous = props.apiKey.previousSecretExpiresAt;
-  const previousValidUntil = previous && Date.parse(previous) > Date.now() ? previous : null;
+  const previousValidUntil = stillAhead(props.apiKey.previousSecretExpiresAt);
   return (
     <Dialog title={`Roll the secret of ${props.apiKey.name}`} onClose={props.onClose}>
       <form onSubmit={run}>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { webhooksApi } from '../api/webhooks.ts';
 import type { Attempt, Endpoint, Role } from '../api/types.ts';
 import { navigate } from '../router.ts';
-import { ConfirmDialog, ErrorMessage, formatTime, Link, Table, useTitle } from '../components/ui.tsx';
+import { ConfirmDialog, ErrorMessage, formatTime, Link, stillAhead, Table, useTitle } from '../components/ui.tsx';
 import { EndpointDialog, SecretDialog } from './endpoint-form.tsx';
 import { EndpointStatus, eventsText } from './endpoint-status.tsx';
 
@@ -65,7 +65,7 @@ export function EndpointPage(props: { companyId: string; role: Role; webhookId: 
     );
   }
   // Within 24 hours of a roll two secrets sign; only the two newest ever do (functions/webhooks/webhook-endpoints.ts rollSecret).
-  const previousSignsUntil = endpoint.previousSecretExpiresAt && Date.parse(endpoint.previousSecretExpiresAt) > Date.now() ? endpoint.previousSecretExpiresAt : null;
+  const previousSignsUntil = stillAhead(endpoint.previousSecretExpiresAt);
   return (
     <section aria-labelledby="page-title">
       <p>
