@@ -94,8 +94,9 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('POST', '/me/password', 'change-password', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}', 'get-overview', 'read', 'session'),
   dashboard('GET', '/companies/{companyId}/api-keys', 'list-api-keys', 'read', 'session'),
-  dashboard('POST', '/companies/{companyId}/api-keys', 'create-api-key', 'readWrite', 'session', 'always'),
-  dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/roll', 'roll-api-key', 'readWrite', 'session', 'always'),
+  // A full-access key's secret is confirmed with the password instead (functions/api-keys/key-management.ts).
+  dashboard('POST', '/companies/{companyId}/api-keys', 'create-api-key', 'readWrite', 'session', 'someChanges'),
+  dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/roll', 'roll-api-key', 'readWrite', 'session', 'someChanges'),
   dashboard('POST', '/companies/{companyId}/api-keys/{keyId}/revoke', 'revoke-api-key', 'readWrite', 'session'),
   dashboard('PUT', '/companies/{companyId}/api-keys/{keyId}/allowed-ips', 'change-api-key-allowed-ips', 'readWrite', 'session', 'always'),
   dashboard('GET', '/companies/{companyId}/audit-log', 'list-audit-log', 'read', 'session'),

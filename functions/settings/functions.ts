@@ -47,6 +47,8 @@ const people = [...dashboard, ...userPool] as const;
 const sessions = [...people, ...webhookSealer] as const;
 /** The dashboard routes that mail the company's people: keys issued or widened, invitations, the two-factor rule. */
 const dashboardMailing = [...dashboard, ...mail] as const;
+/** Integrations → API keys (functions/handlers/dashboard/key-deps.ts): a full-access key's issue checks the person's password at the user pool. */
+const keyManagement = [...dashboardMailing, ...userPool] as const;
 /** The Webhooks pages: /v1's webhook rules and sealing, and the delivery queue (test events, resends). */
 const dashboardWebhooks = [...dashboard, ...webhookUrls, ...webhookSealer, ...deliveryQueue] as const;
 
@@ -97,10 +99,10 @@ export const FUNCTION_SETTINGS = {
   'dashboard/get-me': dashboard,
   'dashboard/get-overview': [...dashboard, 'RATE_LIMIT_TIERS'],
   'dashboard/list-api-keys': dashboard,
-  'dashboard/create-api-key': dashboardMailing,
-  'dashboard/roll-api-key': dashboardMailing,
-  'dashboard/revoke-api-key': dashboardMailing,
-  'dashboard/change-api-key-allowed-ips': dashboardMailing,
+  'dashboard/create-api-key': keyManagement,
+  'dashboard/roll-api-key': keyManagement,
+  'dashboard/revoke-api-key': keyManagement,
+  'dashboard/change-api-key-allowed-ips': keyManagement,
   'dashboard/list-audit-log': dashboard,
   'dashboard/list-team': dashboard,
   'dashboard/invite-member': dashboardMailing,

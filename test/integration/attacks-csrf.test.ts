@@ -21,7 +21,7 @@ describe('cross-site request forgery', () => {
     // A token planted in the victim's cookie jar (a sibling subdomain's cookie, say) and echoed.
     victim.browser.jar.set('cambio_csrf', attackersToken);
 
-    const forged = await victim.browser.call('POST', `/companies/${victim.companyId}/api-keys`, { body: { name: 'Forged' } });
+    const forged = await victim.browser.call('POST', `/companies/${victim.companyId}/api-keys`, { body: { name: 'Forged', password: STRONG_PASSWORD } });
 
     expect(forged.status).toBe(403);
     expect(forged.body.error.code).toBe('FORBIDDEN');
@@ -36,7 +36,7 @@ describe('cross-site request forgery', () => {
     expect((await owner.browser.call('POST', '/session/refresh')).status).toBe(200);
 
     expect(owner.browser.jar.get('cambio_csrf')).toBe(before);
-    expect((await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'After refresh' } })).status).toBe(201);
+    expect((await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'After refresh', password: STRONG_PASSWORD } })).status).toBe(201);
   });
 
   it('compares the whole Origin: a user name before the host is another origin', async () => {
@@ -44,7 +44,7 @@ describe('cross-site request forgery', () => {
     const { port } = new URL(api.runtime.apiUrl);
 
     for (const origin of [`http://evil@127.0.0.1:${port}`, `https://127.0.0.1:${port}`, `http://127.0.0.1:${port}/`, 'http://127.0.0.1']) {
-      const forged = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Forged' }, origin });
+      const forged = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Forged', password: STRONG_PASSWORD }, origin });
       expect(forged.status, origin).toBe(403);
     }
   });

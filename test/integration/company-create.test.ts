@@ -50,7 +50,7 @@ describe('npm run company:create on a deployed stage', () => {
     const token = new URL(printed.invitationLink).searchParams.get('token');
     expect((await owner.call('POST', '/invitations/accept', { body: { token, password: STRONG_PASSWORD } })).status).toBe(200);
     expect((await owner.call('GET', '/me')).body.data.companies).toEqual([{ id: printed.companyId, name: 'Live Co', environment: 'production', role: 'Owner' }]);
-    const created = await owner.call('POST', `/companies/${printed.companyId}/api-keys`, { body: { name: 'Live' } });
+    const created = await owner.call('POST', `/companies/${printed.companyId}/api-keys`, { body: { name: 'Live', password: STRONG_PASSWORD } });
     expect(created.status).toBe(201);
 
     const company = await apiClient(runtime, created.body.data)('GET', '/company');

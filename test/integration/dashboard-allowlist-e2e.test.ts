@@ -41,7 +41,7 @@ describe('Withdrawal addresses in headless Chromium', () => {
 
   beforeAll(async () => {
     owner = await signedUpOwner(env.chromium.runtime, 'Allowlist Payments');
-    const { apiKey, apiSecret } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Payouts' } })).body.data;
+    const { apiKey, apiSecret } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Payouts', password: STRONG_PASSWORD } })).body.data;
     v1 = apiClient(env.chromium.runtime, { apiKey, apiSecret });
     await creditAvailable(env.db, env.chromium.runtime.tableName, owner.companyId, 'USDT', '100');
   });

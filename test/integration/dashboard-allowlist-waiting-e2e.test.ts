@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
-import { signedUpOwner } from '../support/dashboard.ts';
+import { signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
 import { accessibilityProblems, navLink, signInThroughPage, useDashboardChromium } from '../support/dashboard-chromium.ts';
 import { apiClient } from '../support/local-api.ts';
 import { creditAvailable } from '../support/money.ts';
@@ -22,7 +22,7 @@ const button = (name: string) => env.page.getByRole('button', { name, exact: tru
 describe('the withdrawal allowlist and daily limit with a 24-hour waiting period, in headless Chromium', () => {
   it('lists an added address as waiting, which /v1 refuses until its time; a turn-off waits too, and can be cancelled', async () => {
     const owner = await signedUpOwner(env.chromium.runtime, 'Waiting Payments');
-    const { apiKey, apiSecret } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Payouts' } })).body.data;
+    const { apiKey, apiSecret } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Payouts', password: STRONG_PASSWORD } })).body.data;
     const v1 = apiClient(env.chromium.runtime, { apiKey, apiSecret });
     await creditAvailable(env.db, env.chromium.runtime.tableName, owner.companyId, 'USDT', '100');
 
@@ -70,7 +70,7 @@ describe('the withdrawal allowlist and daily limit with a 24-hour waiting period
 
   it('sets a daily withdrawal limit that /v1 keeps to at once; a raise and a removal wait their 24 hours', async () => {
     const owner = await signedUpOwner(env.chromium.runtime, 'Limited Payments');
-    const { apiKey, apiSecret } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Payouts' } })).body.data;
+    const { apiKey, apiSecret } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Payouts', password: STRONG_PASSWORD } })).body.data;
     const v1 = apiClient(env.chromium.runtime, { apiKey, apiSecret });
     await creditAvailable(env.db, env.chromium.runtime.tableName, owner.companyId, 'USDT', '1000');
     const withdraw = async (amount: string, reference: string) =>

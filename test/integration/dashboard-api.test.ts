@@ -71,7 +71,7 @@ describe('sign-up and the API keys of Integrations', () => {
 
   it('makes a key whose secret is shown once and calls /v1 with it; the list shows no secret and records last use', async () => {
     const { browser, companyId } = await signedUpOwner(api.runtime);
-    const created = await browser.call('POST', `/companies/${companyId}/api-keys`, { body: { name: 'Checkout server' } });
+    const created = await browser.call('POST', `/companies/${companyId}/api-keys`, { body: { name: 'Checkout server', password: STRONG_PASSWORD } });
     expect(created.status).toBe(201);
     const { apiKey, apiSecret } = created.body.data;
 
@@ -90,9 +90,9 @@ describe('sign-up and the API keys of Integrations', () => {
 
   it('rolls a secret keeping the old one valid for the chosen time, and revokes a key with 401 AUTH_FAILED after', async () => {
     const { browser, companyId } = await signedUpOwner(api.runtime);
-    const { apiKey, apiSecret: first } = (await browser.call('POST', `/companies/${companyId}/api-keys`, { body: { name: 'Rolled' } })).body.data;
+    const { apiKey, apiSecret: first } = (await browser.call('POST', `/companies/${companyId}/api-keys`, { body: { name: 'Rolled', password: STRONG_PASSWORD } })).body.data;
 
-    const rolled = await browser.call('POST', `/companies/${companyId}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: '1h' } });
+    const rolled = await browser.call('POST', `/companies/${companyId}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: '1h', password: STRONG_PASSWORD } });
     expect(rolled.status).toBe(200);
     const second = rolled.body.data.apiSecret;
     expect(second).not.toBe(first);
@@ -100,7 +100,7 @@ describe('sign-up and the API keys of Integrations', () => {
     expect((await apiClient(api.runtime, { apiKey, apiSecret: first })('GET', '/company')).status).toBe(200);
     expect((await apiClient(api.runtime, { apiKey, apiSecret: second })('GET', '/company')).status).toBe(200);
 
-    const third = (await browser.call('POST', `/companies/${companyId}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: 'now' } })).body.data.apiSecret;
+    const third = (await browser.call('POST', `/companies/${companyId}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: 'now', password: STRONG_PASSWORD } })).body.data.apiSecret;
     const revoked = await browser.call('POST', `/companies/${companyId}/api-keys/${apiKey}/revoke`, { body: {} });
     expect(revoked.body.data).toMatchObject({ status: 'revoked', revokedAt: expect.any(String) });
     // This pair was never seen by the authorizer, so no cached answer stands in for it.
@@ -268,11 +268,11 @@ describe('the dashboard API refuses, and writes nothing', () => {
   it('another company’s key: not found, to roll, revoke or list', async () => {
     const mine = await signedUpOwner(api.runtime, 'Mine');
     const theirs = await signedUpOwner(api.runtime, 'Theirs');
-    const { apiKey } = (await theirs.browser.call('POST', `/companies/${theirs.companyId}/api-keys`, { body: { name: 'Theirs' } })).body.data;
+    const { apiKey } = (await theirs.browser.call('POST', `/companies/${theirs.companyId}/api-keys`, { body: { name: 'Theirs', password: STRONG_PASSWORD } })).body.data;
     const before = { mine: await companyItems(mine.companyId), theirs: await companyItems(theirs.companyId), key: await api.keys.findApiKey(apiKey) };
 
     expect((await mine.browser.call('POST', `/companies/${mine.companyId}/api-keys/${apiKey}/revoke`, { body: {} })).status).toBe(404);
-    expect((await mine.browser.call('POST', `/companies/${mine.companyId}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: 'now' } })).status).toBe(404);
+    expect((await mine.browser.call('POST', `/companies/${mine.companyId}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: 'now', password: STRONG_PASSWORD } })).status).toBe(404);
     // Their company through its own path: not a member, so it does not exist for me.
     expect((await mine.browser.call('POST', `/companies/${theirs.companyId}/api-keys/${apiKey}/revoke`, { body: {} })).status).toBe(404);
     expect((await mine.browser.call('GET', `/companies/${theirs.companyId}/api-keys`)).status).toBe(404);
@@ -300,7 +300,7 @@ describe('the dashboard API refuses, and writes nothing', () => {
 
   it('a Viewer’s change: 403, though the Viewer reads everything', async () => {
     const owner = await signedUpOwner(api.runtime, 'Viewed');
-    const { apiKey } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Live' } })).body.data;
+    const { apiKey } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Live', password: STRONG_PASSWORD } })).body.data;
     const viewer = await signedUpOwner(api.runtime, 'Viewer Own');
     const viewerId = (await viewer.browser.call('GET', '/me')).body.data.personId;
     await api.db.send(
@@ -330,7 +330,7 @@ describe('the dashboard API refuses, and writes nothing', () => {
     const stranger = dashboardBrowser(api.runtime);
     expect((await stranger.call('GET', '/me')).status).toBe(401);
     expect((await stranger.call('GET', `/companies/${owner.companyId}`)).status).toBe(401);
-    expect((await stranger.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'x' }, csrf: 'x' })).status).toBe(401);
+    expect((await stranger.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'x', password: STRONG_PASSWORD }, csrf: 'x' })).status).toBe(401);
     // A token that is not the pool's.
     stranger.jar.set('cambio_session', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.');
     expect((await stranger.call('GET', '/me')).status).toBe(401);
@@ -340,7 +340,7 @@ describe('the dashboard API refuses, and writes nothing', () => {
   it('a forged cross-site request: 403, whether from another origin or without the CSRF token', async () => {
     const owner = await signedUpOwner(api.runtime);
     const before = await companyItems(owner.companyId);
-    const create = (options: Parameters<typeof owner.browser.call>[2]) => owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Forged' }, ...options });
+    const create = (options: Parameters<typeof owner.browser.call>[2]) => owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Forged', password: STRONG_PASSWORD }, ...options });
 
     expect((await create({ origin: 'https://evil.example' })).status).toBe(403);
     expect((await create({ csrf: null })).status).toBe(403);

@@ -101,6 +101,11 @@ describe('the dashboard in headless Chromium', () => {
     await page.getByRole('button', { name: 'Create API key' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Name').fill('Checkout server');
+    // A full-access key can send withdrawals: it asks for the password, as New withdrawal does.
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    expect(await dialog.getByLabel('Password').evaluate((input) => (input as { validity: { valueMissing: boolean } }).validity.valueMissing)).toBe(true);
+    expect(await dialog.getByLabel('API secret', { exact: true }).count()).toBe(0);
+    await dialog.getByLabel('Password').fill(STRONG_PASSWORD);
     await dialog.getByRole('button', { name: 'Create' }).click();
     await dialog.getByLabel('API secret', { exact: true }).waitFor();
     apiKey = await dialog.getByLabel('API key', { exact: true }).inputValue();
@@ -137,6 +142,10 @@ describe('the dashboard in headless Chromium', () => {
     await row.getByRole('button', { name: 'Roll secret' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Old secret expires').selectOption({ label: '1 hour' });
+    await dialog.getByLabel('Password').fill('not the password');
+    await dialog.getByRole('button', { name: 'Roll secret' }).click();
+    await expect.poll(() => dialog.innerText()).toContain('Password is wrong');
+    await dialog.getByLabel('Password').fill(STRONG_PASSWORD);
     await dialog.getByRole('button', { name: 'Roll secret' }).click();
     const newSecret = await dialog.getByLabel('API secret', { exact: true }).inputValue();
     expect(newSecret).toMatch(/^cs_test_/);
@@ -163,6 +172,8 @@ describe('the dashboard in headless Chromium', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Name').fill('Reporting');
     await dialog.getByLabel('Access').selectOption({ label: 'Read only' });
+    // A read-only key moves no money: no password asked (a recent sign-in is).
+    expect(await dialog.getByLabel('Password').count()).toBe(0);
     // A wrong entry first: the API's refusal names it in the dialog.
     await dialog.getByLabel('Allowed IPs').fill('127.0.0.1\nreports.example.com');
     await dialog.getByRole('button', { name: 'Create' }).click();

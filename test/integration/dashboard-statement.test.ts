@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { useTestApi, apiClient } from '../support/local-api.ts';
-import { cookieHeader, signedUpOwner } from '../support/dashboard.ts';
+import { cookieHeader, signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
 import { creditAvailable } from '../support/ledger.ts';
 
 /**
@@ -29,7 +29,7 @@ const rows = (csv: string) => csv.trim().split('\n').slice(1).map((line) => line
 describe('the balance statement', () => {
   it('runs from the opening balances through each change to closing balances that are the API’s balance', async () => {
     const owner = await signedUpOwner(api.runtime, 'Statement Co');
-    const { apiKey, apiSecret } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Statement' } })).body.data;
+    const { apiKey, apiSecret } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Statement', password: STRONG_PASSWORD } })).body.data;
     const call = apiClient(api.runtime, { apiKey, apiSecret });
     await creditAvailable(api.db, api.runtime.tableName, owner.companyId, 'USDT', '100');
     const withdrawal = await call('POST', '/withdrawals', { body: { method: 'usdt', network: 'tron', amount: '10', address: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900), reference: 'statement-1' } });

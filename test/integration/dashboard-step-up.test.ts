@@ -31,7 +31,7 @@ describe('a recent sign-in for what adds a person, raises a role, mints a creden
     const base = `/companies/${owner.companyId}`;
     // The setup's own steps want a recent sign-in too, and a busy machine takes seconds over them.
     const admin = await invitedMember(api.runtime, await confirmed(owner.browser), owner.companyId, 'Admin');
-    const keyId = (await (await confirmed(owner.browser)).call('POST', `${base}/api-keys`, { body: { name: 'Fresh' } })).body.data.key.keyId as string;
+    const keyId = (await (await confirmed(owner.browser)).call('POST', `${base}/api-keys`, { body: { name: 'Fresh', password: STRONG_PASSWORD } })).body.data.key.keyId as string;
     const webhookId = (await (await confirmed(owner.browser)).call('POST', `${base}/webhooks`, { body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] } })).body.data.id as string;
     const invitationId = await pendingInvitationId(await confirmed(owner.browser), base);
     let { secret } = (await owner.browser.call('POST', '/me/two-factor/setup', { body: {} })).body.data as { secret: string };
@@ -42,8 +42,6 @@ describe('a recent sign-in for what adds a person, raises a role, mints a creden
       'start-two-factor-setup': () => ({}),
       'confirm-two-factor': () => ({ code: totpCode(secret) }),
       'turn-off-two-factor': () => ({ password: STRONG_PASSWORD, code: '123456' }),
-      'create-api-key': () => ({ name: 'Stale' }),
-      'roll-api-key': () => ({ oldSecretValidFor: 'now' }),
       'change-api-key-allowed-ips': () => ({ allowedIps: ['198.51.100.7'] }),
       // Both show a signing secret, with which events could be forged to the company's servers.
       'add-webhook': () => ({ url: 'http://127.0.0.1:9/other', events: ['*'] }),
@@ -92,16 +90,26 @@ describe('a recent sign-in for what adds a person, raises a role, mints a creden
     }
   }, 90_000);
 
-  it('asks a webhook edit for it only when the URL changes, and leaves reading and the other changes to any signed-in session', async () => {
+  it('asks a webhook edit for it only when the URL changes, a read-only key only for itself, and leaves reading and the other changes to any signed-in session', async () => {
     const owner = await signedUpOwner(api.runtime, 'Reading Co');
     const base = `/companies/${owner.companyId}`;
     const hook = await (await confirmed(owner.browser)).call('POST', `${base}/webhooks`, { body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] } });
-    const keyId = (await (await confirmed(owner.browser)).call('POST', `${base}/api-keys`, { body: { name: 'Old' } })).body.data.key.keyId as string;
+    const keyId = (await (await confirmed(owner.browser)).call('POST', `${base}/api-keys`, { body: { name: 'Old', password: STRONG_PASSWORD } })).body.data.key.keyId as string;
+    const readerId = (await (await confirmed(owner.browser)).call('POST', `${base}/api-keys`, { body: { name: 'Reader', access: 'read' } })).body.data.key.keyId as string;
     await older();
     const moved = await owner.browser.call('PUT', `${base}/webhooks/${hook.body.data.id}`, { body: { url: 'http://127.0.0.1:9/elsewhere', events: ['*'] } });
     expect(moved.status).toBe(403);
     expect(moved.body.error.details).toMatchObject({ reason: 'SIGN_IN_AGAIN' });
     expect((await owner.browser.call('GET', `${base}/api-keys`)).status).toBe(200);
+    // A read-only key, or its new secret, asks for the recent sign-in; a full-access key asks for the
+    // password in its own body, a sign-in of now, so the session's age does not matter to it.
+    for (const [path, body] of [[`${base}/api-keys`, { name: 'Reports', access: 'read' }], [`${base}/api-keys/${readerId}/roll`, { oldSecretValidFor: 'now' }]] as const) {
+      const refused = await owner.browser.call('POST', path, { body });
+      expect(refused.status, path).toBe(403);
+      expect(refused.body.error.details, path).toMatchObject({ reason: 'SIGN_IN_AGAIN' });
+    }
+    expect((await owner.browser.call('POST', `${base}/api-keys`, { body: { name: 'Payouts', password: STRONG_PASSWORD } })).status).toBe(201);
+    expect((await owner.browser.call('POST', `${base}/api-keys/${keyId}/roll`, { body: { oldSecretValidFor: 'now', password: STRONG_PASSWORD } })).status).toBe(200);
     expect((await owner.browser.call('POST', `${base}/api-keys/${keyId}/revoke`, { body: {} })).status).toBe(200);
     // The same URL: switching the endpoint off, or changing its events, sends nothing anywhere new.
     const switched = await owner.browser.call('PUT', `${base}/webhooks/${hook.body.data.id}`, {

@@ -47,7 +47,7 @@ describe('the team of a company', () => {
     expect(changed.status).toBe(200);
     expect(changed.body.data.role).toBe('Viewer');
     // The new role applies on the member's next call.
-    expect((await dev.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Now a viewer' } })).status).toBe(403);
+    expect((await dev.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Now a viewer', password: STRONG_PASSWORD } })).status).toBe(403);
 
     expect((await owner.browser.call('DELETE', `/companies/${owner.companyId}/team/members/${devId}`)).status).toBe(200);
     expect((await dev.call('GET', `/companies/${owner.companyId}`)).status).toBe(404);
@@ -187,7 +187,7 @@ describe('what each role may change', () => {
   it('a Viewer changes nothing, a Developer keys but not the team, an Admin the team but not its Owners; refusals write nothing', async () => {
     const owner = await signedUpOwner(api.runtime, 'Roles Co');
     const c = owner.companyId;
-    const { apiKey } = (await owner.browser.call('POST', `/companies/${c}/api-keys`, { body: { name: 'Live' } })).body.data;
+    const { apiKey } = (await owner.browser.call('POST', `/companies/${c}/api-keys`, { body: { name: 'Live', password: STRONG_PASSWORD } })).body.data;
     const admin = await invitedMember(owner.browser, c, 'Admin');
     const developer = await invitedMember(owner.browser, c, 'Developer');
     const viewer = await invitedMember(owner.browser, c, 'Viewer');
@@ -199,8 +199,8 @@ describe('what each role may change', () => {
 
     // Every mutating route, each asked in a way that changes nothing lasting if it is allowed.
     const routes = {
-      createKey: (b: Browser) => b.call('POST', `/companies/${c}/api-keys`, { body: { name: 'Made' } }),
-      rollKey: (b: Browser) => b.call('POST', `/companies/${c}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: '24h' } }),
+      createKey: (b: Browser) => b.call('POST', `/companies/${c}/api-keys`, { body: { name: 'Made', password: STRONG_PASSWORD } }),
+      rollKey: (b: Browser) => b.call('POST', `/companies/${c}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: '24h', password: STRONG_PASSWORD } }),
       revokeKey: (b: Browser) => b.call('POST', `/companies/${c}/api-keys/ck_test_doesnotexist/revoke`, { body: {} }),
       invite: (b: Browser) => b.call('POST', `/companies/${c}/team/invitations`, { body: { email: uniqueEmail('x'), role: 'Viewer' } }),
       inviteOwner: (b: Browser) => b.call('POST', `/companies/${c}/team/invitations`, { body: { email: uniqueEmail('x'), role: 'Owner' } }),

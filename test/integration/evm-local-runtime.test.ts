@@ -13,7 +13,7 @@ import { anvilAccount } from '#local/evm-contracts';
 import type { LocalRuntime } from '#local/runtime';
 import { startBanner } from '#local/start-banner';
 import { apiClient, newCompany, startTestApi } from '../support/local-api.ts';
-import { signedUpOwner } from '../support/dashboard.ts';
+import { signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
 import { runOpsCommand } from '../support/ops-commands.ts';
 import { operatorAuditEntryItem } from '#adapters/dynamo/items/operator-audit-entry';
 import { itemsUnder } from '#adapters/dynamo/queries';
@@ -144,7 +144,7 @@ describe('an ethereum deposit on the local runtime', () => {
 
   it.concurrent("paid with the dashboard's Simulate payment, completes", async () => {
     const owner = await signedUpOwner(runtime, 'EVM Sim Co');
-    const key = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'evm' } });
+    const key = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'evm', password: STRONG_PASSWORD } });
     expect(key.status).toBe(201);
     const call = apiClient(runtime, key.body.data);
     const created = await call('POST', '/deposits', { body: { method: 'usdt', network: 'ethereum', reference: 'evm-sim', amount: '7.5' } });

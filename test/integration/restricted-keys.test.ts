@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiClient, useTestApi } from '../support/local-api.ts';
-import { companyItems, invitedMember, signedUpOwner } from '../support/dashboard.ts';
+import { companyItems, invitedMember, signedUpOwner, signedUpOwnerWithTwoFactor, STRONG_PASSWORD } from '../support/dashboard.ts';
 import { mailsTo } from '../support/outbox.ts';
 import { creditAvailable } from '../support/money.ts';
 
@@ -15,7 +15,7 @@ const api = useTestApi();
 async function companyWithKeys() {
   const owner = await signedUpOwner(api.runtime, 'Reporting Co');
   const key = async (name: string, access?: string) => {
-    const made = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name, ...(access && { access }) } });
+    const made = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name, ...(access && { access }), password: STRONG_PASSWORD } });
     expect(made.status).toBe(201);
     return { call: apiClient(api.runtime, made.body.data), view: made.body.data.key };
   };
@@ -70,7 +70,7 @@ describe('a read-only API key', () => {
   it('with allowed IPs, is refused from any other address with 403 before anything is written, and works from an allowed one', async () => {
     const owner = await signedUpOwner(api.runtime, 'Fenced Co');
     const make = async (name: string, allowedIps: string[]) => {
-      const made = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name, allowedIps } });
+      const made = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name, allowedIps, password: STRONG_PASSWORD } });
       expect(made.status, name).toBe(201);
       return { call: apiClient(api.runtime, made.body.data), view: made.body.data.key };
     };
@@ -97,7 +97,7 @@ describe('a read-only API key', () => {
   it('has its allowed IPs changed without a new secret, each way, audited; a wrong entry changes nothing', async () => {
     const owner = await signedUpOwner(api.runtime, 'Moved Co');
     const make = async (name: string, allowedIps: string[]) => {
-      const made = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name, allowedIps } });
+      const made = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name, allowedIps, password: STRONG_PASSWORD } });
       return { call: apiClient(api.runtime, made.body.data), keyId: made.body.data.key.keyId as string };
     };
     const change = (keyId: string, allowedIps: string[]) => owner.browser.call('PUT', `/companies/${owner.companyId}/api-keys/${keyId}/allowed-ips`, { body: { allowedIps } });
@@ -139,9 +139,9 @@ describe('a read-only API key', () => {
     );
     // A Developer issues the key: the people who manage the team hear of it.
     const developer = members.Developer!;
-    const made = await developer.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Payout bot', allowedIps: ['203.0.113.0/24'] } });
+    const made = await developer.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Payout bot', allowedIps: ['203.0.113.0/24'], password: STRONG_PASSWORD } });
     const keyId = made.body.data.key.keyId as string;
-    await developer.browser.call('POST', `/companies/${owner.companyId}/api-keys/${keyId}/roll`, { body: { oldSecretValidFor: 'now' } });
+    await developer.browser.call('POST', `/companies/${owner.companyId}/api-keys/${keyId}/roll`, { body: { oldSecretValidFor: 'now', password: STRONG_PASSWORD } });
     await developer.browser.call('PUT', `/companies/${owner.companyId}/api-keys/${keyId}/allowed-ips`, { body: { allowedIps: [] } });
     await developer.browser.call('POST', `/companies/${owner.companyId}/api-keys/${keyId}/revoke`);
 
@@ -162,10 +162,61 @@ describe('a read-only API key', () => {
 
   it('refuses allowed IPs that are not addresses or CIDR blocks, naming the entry', async () => {
     const owner = await signedUpOwner(api.runtime, 'Typo Co');
-    const refused = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'x', allowedIps: ['203.0.113.7', 'office.example.com'] } });
+    const refused = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'x', allowedIps: ['203.0.113.7', 'office.example.com'], password: STRONG_PASSWORD } });
     expect(refused.status).toBe(400);
     expect(refused.body.error.details).toEqual([{ path: 'allowedIps.1', message: '"office.example.com" is not an IP address or CIDR block' }]);
     expect((await owner.browser.call('GET', `/companies/${owner.companyId}/api-keys`)).body.data).toEqual([]);
   });
 });
 
+
+/**
+ * A full-access key's secret pays out through POST /v1/withdrawals, so the dashboard issues one, or a
+ * new secret for one, only on the person's password (and authenticator code) given with the request,
+ * as `New withdrawal` asks (functions/api-keys/key-management.ts). A session cookie copied from a
+ * browser, however recent its sign-in, then mints no way to move the company's money.
+ */
+describe('a full-access key, issued on the person’s password as New withdrawal is', () => {
+  it('is refused to the session alone and to a wrong password, writing and mailing nothing; a read-only key is not asked', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Copied Cookie Co');
+    const keys = `/companies/${owner.companyId}/api-keys`;
+    const before = await companyItems(api.db, api.runtime, owner.companyId);
+    const mailsBefore = mailsTo(api.runtime.outboxDir, owner.email).length;
+
+    const bare = await owner.browser.call('POST', keys, { body: { name: 'Payouts' } });
+    expect(bare.status).toBe(400);
+    expect(bare.body.error.details).toEqual([{ path: 'password', message: 'is needed: a full-access key can send withdrawals' }]);
+    const wrong = await owner.browser.call('POST', keys, { body: { name: 'Payouts', password: 'Not-The-Password-1' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.details).toEqual([{ path: 'password', message: 'is wrong' }]);
+    expect(await companyItems(api.db, api.runtime, owner.companyId)).toEqual(before);
+    expect(mailsTo(api.runtime.outboxDir, owner.email)).toHaveLength(mailsBefore);
+
+    const made = await owner.browser.call('POST', keys, { body: { name: 'Payouts', password: STRONG_PASSWORD } });
+    expect(made.status).toBe(201);
+    expect(made.body.data.key).toMatchObject({ name: 'Payouts', access: 'full' });
+    const roll = (keyId: string, proof: object) => owner.browser.call('POST', `${keys}/${keyId}/roll`, { body: { oldSecretValidFor: 'now', ...proof } });
+    const rollBare = await roll(made.body.data.apiKey, {});
+    expect(rollBare.status).toBe(400);
+    expect(rollBare.body.error.details).toEqual([{ path: 'password', message: 'is needed: a full-access key can send withdrawals' }]);
+    // The refused roll changed nothing: the secret issued still works.
+    expect((await apiClient(api.runtime, made.body.data)('GET', '/company')).status).toBe(200);
+    expect((await roll(made.body.data.apiKey, { password: STRONG_PASSWORD })).status).toBe(200);
+
+    // A read-only key moves no money: a recent sign-in is enough, for it and for its new secret.
+    const reader = await owner.browser.call('POST', keys, { body: { name: 'Reports', access: 'read' } });
+    expect(reader.status).toBe(201);
+    expect((await roll(reader.body.data.apiKey, {})).status).toBe(200);
+  });
+
+  it('asks a person with two-factor sign-in on for their code as well', async () => {
+    const owner = await signedUpOwnerWithTwoFactor(api.runtime, 'Two Factor Keys');
+    const keys = `/companies/${owner.companyId}/api-keys`;
+    const noCode = await owner.browser.call('POST', keys, { body: { name: 'Payouts', password: STRONG_PASSWORD } });
+    expect(noCode.status).toBe(400);
+    expect(noCode.body.error.details).toEqual([{ path: 'code', message: 'is needed: the 6 digits your authenticator app shows' }]);
+    const made = await owner.browser.call('POST', keys, { body: { name: 'Payouts', password: STRONG_PASSWORD, code: await owner.app() } });
+    expect(made.status).toBe(201);
+    expect((await owner.browser.call('GET', keys)).body.data).toEqual([expect.objectContaining({ name: 'Payouts', access: 'full' })]);
+  });
+});

@@ -4,7 +4,7 @@ import { evmSandboxPayer, SANDBOX_WALLET_ALLOWANCE, sandboxWalletOf } from '#fun
 import { SandboxWalletShort } from '#functions/networks/network';
 import { formatAmount } from '#functions/shared/money';
 import { apiClient, useTestApi } from '../support/local-api.ts';
-import { signedUpOwner } from '../support/dashboard.ts';
+import { signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
 import { evmSandboxIssuer } from '#local/evm-issuer';
 import { usdt } from '../support/money.ts';
 
@@ -31,7 +31,7 @@ const node = (network: 'ethereum' | 'bsc' = 'ethereum') => {
 /** A signed-up Owner of a new sandbox company, with a deposit on `network` made through /v1. */
 async function companyWithDeposit(name: string, network: 'ethereum' | 'bsc' = 'ethereum') {
   const owner = await signedUpOwner(api.runtime, name);
-  const key = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'simulator' } });
+  const key = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'simulator', password: STRONG_PASSWORD } });
   expect(key.status).toBe(201);
   const created = await apiClient(api.runtime, key.body.data)('POST', '/deposits', { body: { method: 'usdt', network, reference: `${name.toLowerCase().replaceAll(" ", "-")}-order`, amount: '5' } });
   expect(created.status).toBe(201);

@@ -7,7 +7,7 @@ import { SolanaRpcChain } from '#functions/networks/solana/rpc-chain';
 import { SOLANA_SANDBOX_CUSTOMER } from '#functions/networks/solana/sandbox-payer';
 import type { LocalRuntime } from '#local/runtime';
 import { apiClient, startTestApi } from '../support/local-api.ts';
-import { signedUpOwner } from '../support/dashboard.ts';
+import { signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
 import { localSolanaWallet, sendSolanaTransaction, usdtAccountOf, type SolanaNode } from '../support/solana.ts';
 import { usdt } from '../support/money.ts';
 
@@ -40,7 +40,7 @@ afterAll(() => runtime?.stop());
 /** A signed-up Owner of a new sandbox company with a Solana deposit made through /v1. */
 async function companyWithSolanaDeposit(name: string) {
   const owner = await signedUpOwner(runtime, name);
-  const key = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'simulator' } });
+  const key = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'simulator', password: STRONG_PASSWORD } });
   expect(key.status).toBe(201);
   const created = await apiClient(runtime, key.body.data)('POST', '/deposits', { body: { method: 'usdt', network: 'solana', reference: `${name.toLowerCase().replaceAll(' ', '-')}-order`, amount: '7.5' } });
   expect(created.status).toBe(201);

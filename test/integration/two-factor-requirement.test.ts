@@ -55,7 +55,7 @@ describe('requiring two-factor sign-in of a company', () => {
       expect(refused.status, path).toBe(403);
       expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'TWO_FACTOR_REQUIRED' } });
     }
-    expect((await developer.browser.call('POST', `${base}/api-keys`, { body: { name: 'Sneaky' } })).status).toBe(403);
+    expect((await developer.browser.call('POST', `${base}/api-keys`, { body: { name: 'Sneaky', password: STRONG_PASSWORD } })).status).toBe(403);
     expect((await developer.browser.call('GET', '/me')).status).toBe(200);
     const team = (await owner.browser.call('GET', `${base}/team`)).body.data;
     expect(team.twoFactorRequired).toBe(true);

@@ -6,7 +6,7 @@ import { EVM_NETWORK_NAMES } from '#functions/networks/names';
 import { EVM_NETWORKS } from '#functions/networks/evm/networks';
 import { apiClient, useTestApi } from '../support/local-api.ts';
 import { ETHEREUM_WITHOUT_NODE } from '../support/deposit-settings.ts';
-import { companyItems, invitedMember, signedUpOwner } from '../support/dashboard.ts';
+import { companyItems, invitedMember, signedUpOwner, STRONG_PASSWORD } from '../support/dashboard.ts';
 import { creditAvailable, expectLedgerMatchesBalances } from '../support/money.ts';
 import { mailsTo } from '../support/outbox.ts';
 
@@ -26,7 +26,7 @@ const stranger = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_002);
 /** A signed-up Owner with 100 USDT available and an API key for /v1. */
 async function fundedCompany(name: string) {
   const owner = await signedUpOwner(api.runtime, name);
-  const { apiKey, apiSecret } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Payouts' } })).body.data;
+  const { apiKey, apiSecret } = (await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Payouts', password: STRONG_PASSWORD } })).body.data;
   await creditAvailable(api.db, api.runtime.tableName, owner.companyId, 'USDT', '100');
   const v1 = apiClient(api.runtime, { apiKey, apiSecret });
   const allowlist = (method: string, path = '', body?: unknown) => owner.browser.call(method, `/companies/${owner.companyId}/withdrawal-allowlist${path}`, body === undefined ? {} : { body });

@@ -23,6 +23,7 @@ export type {
   RequestPasswordResetRequest,
   ResendVerificationRequest,
   ResetPasswordRequest,
+  RollApiKeyRequest,
   Role,
   SendWithdrawalRequest,
   SimulatePaymentRequest,

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { apiKeysApi } from '../api/api-keys.ts';
 import type { ApiKey, IssuedKey, Role, RollGrace } from '../api/types.ts';
+import { useProofFields } from '../components/confirm-identity.tsx';
 import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, ShownOnceDialog, stillAhead, Table, useAction, useLoaded, useTitle } from '../components/ui.tsx';
 import { WithdrawalAddresses } from '../withdrawals/withdrawal-addresses.tsx';
 import { DailyWithdrawalLimit } from '../withdrawals/withdrawal-limit.tsx';
@@ -138,11 +139,20 @@ export function IntegrationsPage(props: { companyId: string; role: Role }) {
 
 const ACCESS_LABELS: Record<ApiKey['access'], string> = { full: 'Full access', read: 'Read only' };
 
+/** A full-access key's secret can send withdrawals, so it is issued, and rolled, on the person's
+ * password (and code) as `New withdrawal` is (functions/api-keys/key-management.ts); a read-only one
+ * on a recent sign-in (`Confirm it's you` opens when it is too old). */
+const FULL_ACCESS_PROOF_HINT = 'Yours, again: a full-access key can send withdrawals.';
+
 function CreateKeyDialog(props: { companyId: string; onClose: () => void; onCreated: (issued: IssuedKey) => void }) {
   const [name, setName] = useState('');
   const [access, setAccess] = useState<ApiKey['access']>('full');
   const [ips, setIps] = useState('');
-  const { error, busy, run } = useAction(async () => (await apiKeysApi.createApiKey(props.companyId, { name, access, allowedIps: entriesOf(ips) })).data, props.onCreated);
+  const { proof, fields } = useProofFields('key', FULL_ACCESS_PROOF_HINT);
+  const { error, busy, run } = useAction(
+    async () => (await apiKeysApi.createApiKey(props.companyId, { name, access, allowedIps: entriesOf(ips), ...(access === 'full' && proof) })).data,
+    props.onCreated,
+  );
   return (
     <Dialog title="Create API key" onClose={props.onClose}>
       <form onSubmit={run}>
@@ -157,6 +167,7 @@ function CreateKeyDialog(props: { companyId: string; onClose: () => void; onCrea
           A read-only key may only read (GET): give one to reporting and BI tools, so a leak cannot move money or change webhooks.
         </p>
         <AllowedIpsField value={ips} onInput={setIps} />
+        {access === 'full' && fields}
         <ErrorMessage error={error} />
         <DialogButtons label="Create" busy={busy} onCancel={props.onClose} />
       </form>
@@ -211,7 +222,12 @@ function IssuedKeyDialog(props: { issued: IssuedKey; rolled: boolean; onDone: ()
 
 function RollDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => void; onRolled: (issued: IssuedKey) => void }) {
   const [grace, setGrace] = useState<RollGrace>('24h');
-  const { error, busy, run } = useAction(async () => (await apiKeysApi.rollApiKey(props.companyId, props.apiKey.keyId, grace)).data, props.onRolled);
+  const fullAccess = props.apiKey.access === 'full';
+  const { proof, fields } = useProofFields('roll', FULL_ACCESS_PROOF_HINT);
+  const { error, busy, run } = useAction(
+    async () => (await apiKeysApi.rollApiKey(props.companyId, props.apiKey.keyId, { oldSecretValidFor: grace, ...(fullAccess && proof) })).data,
+    props.onRolled,
+  );
   // Only the two newest secrets ever work (functions/api-keys/api-keys.ts rollSecret).
   const previousValidUntil = stillAhead(props.apiKey.previousSecretExpiresAt);
   return (
@@ -231,6 +247,7 @@ function RollDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => v
             </option>
           ))}
         </select>
+        {fullAccess && fields}
         <ErrorMessage error={error} />
         <DialogButtons label="Roll secret" busy={busy} onCancel={props.onClose} />
       </form>

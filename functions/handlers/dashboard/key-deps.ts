@@ -1,6 +1,9 @@
 import type { Log } from '#functions/shared/log';
 import type { KeyDeps } from '#functions/api-keys/key-management';
 import { DynamoApiKeyStore } from '#adapters/dynamo/api-key-store';
+import { DynamoCodeAttempts } from '#adapters/dynamo/code-attempt-store';
+import { DynamoSignInAttempts } from '#adapters/dynamo/sign-in-attempts-store';
+import { userPoolFrom } from '#adapters/cognito/from-settings';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
@@ -9,7 +12,8 @@ import { dynamoFrom } from '#adapters/runtime';
 import { functionSettings } from '#functions/settings/functions';
 
 /** What the routes that change a key share (create, roll, allowed IPs, revoke), made once per cold
- * start: the keys and the audit log, the team to mail, and the stage's mailer. */
+ * start: the keys and the audit log, the team to mail, the stage's mailer, and the user pool that
+ * checks the password a full-access key's issue asks. */
 // The four have the same slice (functions/settings/functions.ts: the dashboard's and mail).
 const settings = functionSettings('dashboard/create-api-key');
 const { db, tableName } = dynamoFrom(settings);
@@ -18,6 +22,7 @@ const members = new DynamoTeamStore(db, tableName);
 
 const keyStore = new DynamoApiKeyStore(db, tableName);
 const companies = new DynamoCompanyStore(db, tableName);
+const reauthentication = { identity: userPoolFrom(settings).identity, codes: new DynamoCodeAttempts(db, tableName), attempts: new DynamoSignInAttempts(db, tableName) };
 
 export const memberships = new DynamoMembershipStore(db, tableName);
-export const keys = (log: Log): KeyDeps => ({ keys: keyStore, companies, members, mailer, log });
+export const keys = (log: Log): KeyDeps => ({ keys: keyStore, companies, members, mailer, log, reauthentication });

@@ -12,6 +12,13 @@ const password = v.pipe(v.string(), v.minLength(1, 'is required'), v.maxLength(2
 export const signUpBody = v.strictObject({ companyName: v.pipe(v.string(), v.maxLength(200)), email, password });
 export const signInBody = v.strictObject({ email, password });
 export const acceptInvitationBody = v.strictObject({ token: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{20,100}$/, 'is not an invitation token')), password });
+/** The person's password (and authenticator code) again: functions/people/step-up.ts. */
+const proof = {
+  password: v.pipe(v.string(), v.minLength(1, 'enter your password'), v.maxLength(256)),
+  code: v.optional(v.pipe(v.string(), v.maxLength(16))),
+};
+/** A full-access key's issue asks the proof (functions/api-keys/key-management.ts); a read-only key's does not. */
+const proofForFullAccess = { password: v.optional(proof.password), code: proof.code };
 /** Addresses or CIDR blocks; each is checked in the domain, which says which one is wrong. */
 const allowedIps = v.pipe(v.array(v.pipe(v.string(), v.maxLength(64))), v.maxLength(MAX_ALLOWED_IPS, `must hold at most ${MAX_ALLOWED_IPS} entries`));
 /** `access`: `full` (the default) or `read`, a key that may only GET. */
@@ -19,11 +26,13 @@ export const createApiKeyBody = v.strictObject({
   name: v.pipe(v.string(), v.maxLength(100)),
   access: v.optional(v.picklist(API_KEY_ACCESS, 'must be full or read')),
   allowedIps: v.optional(allowedIps),
+  ...proofForFullAccess,
 });
 /** `Edit allowed IPs`: the whole new list; empty for any address. */
 export const changeAllowedIpsBody = v.strictObject({ allowedIps });
 export const rollApiKeyBody = v.strictObject({
   oldSecretValidFor: v.picklist(Object.keys(ROLL_GRACE) as [RollGrace, ...RollGrace[]], 'must be one of now, 1h, 24h, 7d'),
+  ...proofForFullAccess,
 });
 export const emptyBody = v.strictObject({});
 export const twoFactorRequirementBody = v.strictObject({ required: v.boolean('must be true or false') });
@@ -72,11 +81,6 @@ export const addWithdrawalAddressBody = v.strictObject({
 export const removeWithdrawalAddressQuery = v.strictObject({ network: v.optional(networkField) });
 export const switchWithdrawalAllowlistBody = v.strictObject({ enabled: v.boolean() });
 
-/** The person's password (and authenticator code) again: functions/people/step-up.ts. */
-const proof = {
-  password: v.pipe(v.string(), v.minLength(1, 'enter your password'), v.maxLength(256)),
-  code: v.optional(v.pipe(v.string(), v.maxLength(16))),
-};
 /** `New withdrawal`: POST /v1/withdrawals's fields but `method`, which has one value; the address is
  * checked for the chosen network (a `0x…` address on TRON is refused, never paid to its TRON twin). */
 export const sendWithdrawalBody = v.pipe(
