@@ -113,10 +113,11 @@ export const DASHBOARD_ROUTES: readonly DashboardRouteSpec[] = [
   dashboard('POST', '/companies/{companyId}/webhooks/{webhookId}/roll-secret', 'roll-webhook-secret', 'readWrite', 'session', 'always'),
   dashboard('GET', '/companies/{companyId}/team', 'list-team', 'read', 'session'),
   dashboard('PUT', '/companies/{companyId}/two-factor-requirement', 'change-two-factor-requirement', 'readWrite', 'session', 'always'),
-  dashboard('POST', '/companies/{companyId}/team/invitations', 'invite-member', 'readWrite', 'session', 'always'),
+  // An invitation to a role above Viewer, or a raise, is confirmed with the password instead (functions/people/team-members.ts).
+  dashboard('POST', '/companies/{companyId}/team/invitations', 'invite-member', 'readWrite', 'session', 'someChanges'),
   dashboard('DELETE', '/companies/{companyId}/team/invitations/{invitationId}', 'revoke-invitation', 'readWrite', 'session'),
   dashboard('POST', '/companies/{companyId}/team/invitations/{invitationId}/resend', 'resend-invitation', 'readWrite', 'session', 'always'),
-  dashboard('PUT', '/companies/{companyId}/team/members/{personId}', 'change-member-role', 'readWrite', 'session', 'always'),
+  dashboard('PUT', '/companies/{companyId}/team/members/{personId}', 'change-member-role', 'readWrite', 'session', 'someChanges'),
   dashboard('DELETE', '/companies/{companyId}/team/members/{personId}', 'remove-member', 'readWrite', 'session'),
   dashboard('GET', '/companies/{companyId}/withdrawal-allowlist', 'get-withdrawal-allowlist', 'read', 'session'),
   dashboard('PUT', '/companies/{companyId}/withdrawal-allowlist', 'switch-withdrawal-allowlist', 'readWrite', 'session', 'always'),

@@ -6,7 +6,7 @@ import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
 import type { Log } from '../shared/log.ts';
 import { apiKeyMail, type ApiKeyNotice, type Mailer } from '../mail/mail.ts';
 import { mailMembersWho, type MemberLookup } from '../people/member-mail.ts';
-import { signInAgain, type Proof, type Reauthentication } from '../people/step-up.ts';
+import { confirmChange, type ChangeConfirmation } from '../people/step-up.ts';
 
 /**
  * Integrations → API keys: a company's keys as its people see and change them (never a secret
@@ -32,16 +32,6 @@ export interface KeyDeps {
   members: MemberLookup;
   mailer: Mailer | null;
   log: Log;
-  /** Checks the proof a full-access key's issue asks (fullAccessProved). */
-  reauthentication: Reauthentication;
-}
-
-/** What a change that issues a secret is confirmed with: the person's password and code again
- * (`proof`), or, for a read-only key, a sign-in of the last minutes (the route's
- * `requireRecentSignIn`, functions/http/dashboard-route.ts). */
-export interface KeyConfirmation {
-  proof: Partial<Proof>;
-  requireRecentSignIn: () => void;
 }
 
 /** What the dashboard shows of a key: never a hash. */
@@ -83,14 +73,14 @@ export async function createApiKey(
   deps: KeyDeps,
   caller: Caller,
   input: { name: string; access?: ApiKeyAccess; allowedIps?: string[] },
-  confirmation: KeyConfirmation,
+  confirmation: ChangeConfirmation,
   now = new Date(),
 ): Promise<{ key: ApiKeyView; apiKey: string; apiSecret: string }> {
   const name = input.name.trim();
   if (name.length === 0 || name.length > MAX_KEY_NAME_LENGTH) throw validationFailed([{ path: 'name', message: `must be 1 to ${MAX_KEY_NAME_LENGTH} characters` }]);
   const ips = allowedIpsFrom(input.allowedIps);
   const access = input.access ?? 'full';
-  await confirmed(deps, caller, access, confirmation, now);
+  await confirmChange(caller, confirmation, moneyReachOf(access), now);
   const company = await getCompany(deps.companies, caller.membership.companyId);
   const credentials = issueCredentials(company.id, company.environment, now, { name, createdBy: caller.membership.personId, access, allowedIps: ips });
   await deps.keys.addApiKey(
@@ -101,20 +91,11 @@ export async function createApiKey(
   return { key: apiKeyView(credentials.record, now), apiKey: credentials.apiKey, apiSecret: credentials.apiSecret };
 }
 
-/**
- * A full-access key's secret can pay out (POST /v1/withdrawals) to any address the company's
- * allowlist and daily limit let through, so issuing one, or a new secret for one, asks what `New
- * withdrawal` asks: the person's password, and their authenticator code when they sign in with one
- * (functions/people/step-up.ts). A recent sign-in is not enough there: a session cookie copied from
- * a browser within its minutes would mint itself a way to move the company's money. A read-only key
- * can move nothing; it asks a sign-in of the last minutes, as every issued credential does.
- */
-async function confirmed(deps: KeyDeps, caller: Caller, access: ApiKeyAccess, { proof, requireRecentSignIn }: KeyConfirmation, now: Date): Promise<void> {
-  if (access !== 'full') return requireRecentSignIn();
-  if (!proof.password) throw validationFailed([{ path: 'password', message: 'is needed: a full-access key can send withdrawals' }]);
-  // Proof only: the new session's tokens are dropped.
-  await signInAgain(deps.reauthentication, caller.membership, { password: proof.password, ...(proof.code && { code: proof.code }) }, { origin: caller.origin, now });
-}
+/** A full-access key's secret can pay out (POST /v1/withdrawals) to any address the company's
+ * allowlist and daily limit let through, so it is issued, or given a new secret, on the person's
+ * password and code (people/step-up.ts confirmChange); a read-only key moves nothing, and its issue
+ * asks the recent sign-in every issued credential asks. */
+const moneyReachOf = (access: ApiKeyAccess): string | null => (access === 'full' ? 'a full-access key can send withdrawals' : null);
 
 /** The `Allowed IPs` field's entries: blank ones dropped, each an IP address or CIDR block in its
  * normal form (a wrong one is a 400 naming its line), each once. */
@@ -139,11 +120,11 @@ export async function rollApiKey(
   caller: Caller,
   keyId: string,
   grace: RollGrace,
-  confirmation: KeyConfirmation,
+  confirmation: ChangeConfirmation,
   now = new Date(),
 ): Promise<{ key: ApiKeyView; apiKey: string; apiSecret: string }> {
   const before = await ownActiveKey(deps.keys, caller, keyId);
-  await confirmed(deps, caller, before.access, confirmation, now);
+  await confirmChange(caller, confirmation, moneyReachOf(before.access), now);
   const { apiSecret, record } = rollSecret(before, grace, now);
   await deps.keys.updateApiKey(before, record, auditEntry(record.companyId, 'api_key.rolled', actorOf(caller.membership), caller.origin, now, keyId, { oldSecretValidFor: grace }));
   await tellManagers(deps, caller, record, 'rolled', now);

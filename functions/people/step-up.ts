@@ -5,6 +5,7 @@ import { auditSignIn, checkedPassword, followPoolTwoFactorOff, type SignInDeps }
 import type { SignInAttempts } from './sign-in-limits.ts';
 import { checkedCode, type CodeAttemptStore } from './code-attempts.ts';
 import { ApiError, validationFailed } from '../shared/errors.ts';
+import type { Caller } from './caller.ts';
 import type { Membership } from './team.ts';
 
 /**
@@ -96,4 +97,34 @@ export async function signInAgain(
   // The membership's email signs in as the member; anything else is a fault, never a pass.
   if (outcome.personId !== membership.personId) throw new ApiError('FORBIDDEN', 'The password given is not the signed-in person’s');
   return { session: outcome, withCode };
+}
+
+/**
+ * How a change that issues lasting access is confirmed: the proof (`New withdrawal`'s password and
+ * code, sent with the request) where the change hands someone a way to move the company's money,
+ * else the recent sign-in (`requireRecentSignIn`, the route's, functions/http/dashboard-route.ts).
+ */
+export interface ChangeConfirmation {
+  reauthentication: Reauthentication;
+  proof: Partial<Proof>;
+  requireRecentSignIn: () => void;
+}
+
+/**
+ * A full-access API key pays out through POST /v1/withdrawals, and a member who can send withdrawals
+ * or issue such keys pays out with a password of their own: issuing either on a recent sign-in alone
+ * would let a session cookie copied within the person's minutes mint itself, or its holder, a way to
+ * move the company's money. `moneyReach` says why the change reaches money (shown when the password
+ * is missing), or is null for one that does not, which the recent sign-in covers. Says which was
+ * checked: a proof covers any change, a recent sign-in only one that reaches no money.
+ */
+export async function confirmChange(caller: Caller, { reauthentication, proof, requireRecentSignIn }: ChangeConfirmation, moneyReach: string | null, now = new Date()): Promise<'proof' | 'recentSignIn'> {
+  if (moneyReach === null) {
+    requireRecentSignIn();
+    return 'recentSignIn';
+  }
+  if (!proof.password) throw validationFailed([{ path: 'password', message: `is needed: ${moneyReach}` }]);
+  // Proof only: the new session's tokens are dropped.
+  await signInAgain(reauthentication, caller.membership, { password: proof.password, ...(proof.code && { code: proof.code }) }, { origin: caller.origin, now });
+  return 'proof';
 }

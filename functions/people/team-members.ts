@@ -6,7 +6,8 @@ import { ApiError, notFound, validationFailed } from '../shared/errors.ts';
 import { invitationMail, type Mailer } from '../mail/mail.ts';
 import { countMail, type MailCounts } from '../mail/mail-limits.ts';
 import type { Log } from '../shared/log.ts';
-import { checkEmail, type Membership, type Role } from './team.ts';
+import { checkEmail, raises, type Membership, type Role } from './team.ts';
+import { confirmChange, type ChangeConfirmation } from './step-up.ts';
 
 /**
  * The Team page's use cases (../shared/dashboard.md, Team): members invited, their roles changed,
@@ -94,6 +95,7 @@ export async function inviteMember(
   caller: Caller,
   input: { email: string; role: Role },
   mailing: InvitationMailing | null,
+  confirmation: ChangeConfirmation,
   now = new Date(),
 ): Promise<InvitationSent> {
   const email = checkEmail(input.email);
@@ -106,12 +108,25 @@ export async function inviteMember(
       limit: INVITATION_LIMITS.pendingPerCompany,
     });
   }
+  await confirmChange(caller, confirmation, moneyReachOf(null, input.role), now);
   const by = { actor: actorOf(caller.membership), origin: caller.origin };
   // Counted once the invitation is known to be made: a refused one sends no mail, so it spends none
   // of the address's daily invitations.
   const { invitation, token } = await addNewInvitation(store, companyId, email, input.role, by, now, () => countInvitation(counts, companyId, email, now));
   const emailed = await mailInvitation(mail, invitation, token, caller.membership.email);
   return { email, role: input.role, expiresAt: invitation.expiresAt, emailed };
+}
+
+/**
+ * A member who can send withdrawals, or issue the API keys that send them, is one more way to move
+ * the company's money: inviting one, or raising a member, asks the person's password and code
+ * (step-up.ts confirmChange), or a session cookie copied within their minutes could invite its holder
+ * in as an Admin who pays out with a password of their own. A Viewer's invitation, and a lowered
+ * role, ask the recent sign-in.
+ */
+function moneyReachOf(from: Role | null, to: Role): string | null {
+  if (!raises(from, to)) return null;
+  return to === 'Developer' ? 'a Developer can issue API keys that send withdrawals' : `an ${to} can send withdrawals`;
 }
 
 /** Where the stage sends no mail, an invitation could reach its person only through the inviter. */
@@ -244,13 +259,24 @@ async function pendingInvitation(store: TeamStore, caller: Caller, invitationId:
   return invitation;
 }
 
-export const changeRole = (store: TeamStore, caller: Caller, personId: string, role: Role, now = new Date()) => changeMember(store, caller, personId, role, now);
+export const changeRole = (store: TeamStore, caller: Caller, personId: string, role: Role, confirmation: ChangeConfirmation, now = new Date()) =>
+  changeMember(store, caller, personId, role, now, (from) => confirmChange(caller, confirmation, moneyReachOf(from, role), now));
 export const removeMember = (store: TeamStore, caller: Caller, personId: string, now = new Date()) => changeMember(store, caller, personId, null, now);
 
 const ATTEMPTS = 3;
 
-async function changeMember(store: TeamStore, caller: Caller, personId: string, role: Role | null, now: Date): Promise<Membership | null> {
+/** `confirm`: asked of the member's role as read, before anything is written, until the person's proof
+ * has been checked, which covers a role changed meanwhile too (a removal asks nothing). */
+async function changeMember(
+  store: TeamStore,
+  caller: Caller,
+  personId: string,
+  role: Role | null,
+  now: Date,
+  confirm?: (from: Role) => Promise<'proof' | 'recentSignIn'>,
+): Promise<Membership | null> {
   const companyId = caller.membership.companyId;
+  let proven = false;
   for (let attempt = 1; ; attempt++) {
     const members = await store.membersOf(companyId);
     const member = members.find((m) => m.personId === personId);
@@ -258,6 +284,7 @@ async function changeMember(store: TeamStore, caller: Caller, personId: string, 
     if (role !== null) requireOwnerFor(caller, role, 'make');
     requireOwnerFor(caller, member.role, role === null ? 'remove' : 'demote');
     if (member.role === role) return member;
+    if (confirm && !proven) proven = (await confirm(member.role)) === 'proof';
     // Whom the change leaves as an Owner: any other Owner will do, as long as it is still one when written.
     const keptOwner = member.role === 'Owner' ? (members.find((m) => m.role === 'Owner' && m.personId !== personId) ?? null) : null;
     if (member.role === 'Owner' && !keptOwner) throw lastOwner(role === null);

@@ -45,6 +45,13 @@ export function may(role: Role, permission: Permission): boolean {
   return GRANTS[role].includes(permission);
 }
 
+/** Whether giving `to` to someone who holds `from` (null: no role yet, an invitation) hands them more
+ * than reading: the roles nest (Owner ⊃ Admin ⊃ Developer ⊃ Viewer), so a raise, or an invitation to
+ * any role but Viewer. */
+export function raises(from: Role | null, to: Role): boolean {
+  return GRANTS[to].some((permission) => permission !== 'read' && !(from && may(from, permission)));
+}
+
 /** A person asking about a company they do not belong to learns nothing: the company is "not
  * found", as another company's id is on /v1. A member whose role falls short is told so. */
 export function requirePermission(membership: Membership | null, permission: Permission): Membership {

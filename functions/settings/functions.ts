@@ -47,8 +47,10 @@ const people = [...dashboard, ...userPool] as const;
 const sessions = [...people, ...webhookSealer] as const;
 /** The dashboard routes that mail the company's people: keys issued or widened, invitations, the two-factor rule. */
 const dashboardMailing = [...dashboard, ...mail] as const;
-/** Integrations → API keys (functions/handlers/dashboard/key-deps.ts): a full-access key's issue checks the person's password at the user pool. */
-const keyManagement = [...dashboardMailing, ...userPool] as const;
+/** Integrations → API keys (functions/handlers/dashboard/key-deps.ts) and Team's invitations
+ * (team-deps.ts): a full-access key, or an invitation to a role that reaches money, checks the
+ * person's password at the user pool. */
+const mailingWithProof = [...dashboardMailing, ...userPool] as const;
 /** The Webhooks pages: /v1's webhook rules and sealing, and the delivery queue (test events, resends). */
 const dashboardWebhooks = [...dashboard, ...webhookUrls, ...webhookSealer, ...deliveryQueue] as const;
 
@@ -99,17 +101,17 @@ export const FUNCTION_SETTINGS = {
   'dashboard/get-me': dashboard,
   'dashboard/get-overview': [...dashboard, 'RATE_LIMIT_TIERS'],
   'dashboard/list-api-keys': dashboard,
-  'dashboard/create-api-key': keyManagement,
-  'dashboard/roll-api-key': keyManagement,
-  'dashboard/revoke-api-key': keyManagement,
-  'dashboard/change-api-key-allowed-ips': keyManagement,
+  'dashboard/create-api-key': mailingWithProof,
+  'dashboard/roll-api-key': mailingWithProof,
+  'dashboard/revoke-api-key': mailingWithProof,
+  'dashboard/change-api-key-allowed-ips': mailingWithProof,
   'dashboard/list-audit-log': dashboard,
   'dashboard/list-team': dashboard,
-  'dashboard/invite-member': dashboardMailing,
-  'dashboard/change-member-role': dashboard,
+  'dashboard/invite-member': mailingWithProof,
+  'dashboard/change-member-role': [...dashboard, ...userPool],
   'dashboard/remove-member': dashboard,
   'dashboard/revoke-invitation': dashboard,
-  'dashboard/resend-invitation': dashboardMailing,
+  'dashboard/resend-invitation': mailingWithProof,
   'dashboard/change-two-factor-requirement': dashboardMailing,
   'dashboard/activity': dashboard,
   'dashboard/list-webhooks': dashboardWebhooks,

@@ -116,7 +116,7 @@ describe('mailed links', () => {
     const invitee = uniqueEmail('invitee');
 
     const invited = await rawDashboardRequest(api.runtime, 'POST', `/companies/${companyId}/team/invitations`, {
-      body: { email: invitee, role: 'Developer' },
+      body: { email: invitee, role: 'Developer', password: STRONG_PASSWORD },
       headers: { ...host, Cookie: Object.entries(cookies).map(([name, value]) => `${name}=${value}`).join('; '), 'X-CSRF-Token': csrf },
     });
 

@@ -28,7 +28,7 @@ describe('resending an invitation on a session signed in too long ago', () => {
     const owner = await freshOwner('Resent Co');
     const base = `/companies/${owner.companyId}`;
     const invited = uniqueEmail('pending-owner');
-    expect((await owner.browser.call('POST', `${base}/team/invitations`, { body: { email: invited, role: 'Owner' } })).status).toBe(201);
+    expect((await owner.browser.call('POST', `${base}/team/invitations`, { body: { email: invited, role: 'Owner', password: STRONG_PASSWORD } })).status).toBe(201);
     const [invitation] = (await owner.browser.call('GET', `${base}/team`)).body.data.invitations;
     await new Promise((resolve) => setTimeout(resolve, WINDOW_SECONDS * 1000 + 1_200));
 
@@ -43,8 +43,10 @@ describe('resending an invitation on a session signed in too long ago', () => {
   }, 60_000);
 });
 
-describe('invitation mail', () => {  const invite = (browser: ReturnType<typeof dashboardBrowser>, companyId: string, email: string) =>
-    browser.call('POST', `/companies/${companyId}/team/invitations`, { body: { email, role: 'Developer' } });
+describe('invitation mail', () => {  // Viewers: an invitation above Viewer asks the inviter's password, and a flood of concurrent ones
+  // would meet the limits on sign-in (each counted as a failure until it passes) before the mail's.
+  const invite = (browser: ReturnType<typeof dashboardBrowser>, companyId: string, email: string) =>
+    browser.call('POST', `/companies/${companyId}/team/invitations`, { body: { email, role: 'Viewer' } });
 
   it('sends at most 20 invitations an hour for a company, however many arrive at once, and never its name in the subject', async () => {
     const name = 'URGENT: your bank account is locked, call +1 555 0100';
@@ -129,7 +131,7 @@ describe('an invitation as a way to claim a stranger’s mailbox (issue #43)', (
     const attacker = await freshOwner('Squatting Co');
     const victim = uniqueEmail('victim');
 
-    const invited = await attacker.browser.call('POST', `/companies/${attacker.companyId}/team/invitations`, { body: { email: victim, role: 'Admin' } });
+    const invited = await attacker.browser.call('POST', `/companies/${attacker.companyId}/team/invitations`, { body: { email: victim, role: 'Admin', password: STRONG_PASSWORD } });
     const resent = await attacker.browser.call('POST', `/companies/${attacker.companyId}/team/invitations/${(await attacker.browser.call('GET', `/companies/${attacker.companyId}/team`)).body.data.invitations[0].id}/resend`, { body: {} });
 
     // Neither answer nor the Team page holds a token: both links are in the victim's mail alone.

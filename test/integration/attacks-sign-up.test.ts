@@ -117,7 +117,7 @@ describe("a squatter's unproven account does not block the address's owner", () 
     const email = uniqueEmail('invited');
     await squatWithTwoFactor(email);
     const inviter = await signedUpOwner(api.runtime, 'Real Co');
-    expect((await inviter.browser.call('POST', `/companies/${inviter.companyId}/team/invitations`, { body: { email, role: 'Admin' } })).status).toBe(201);
+    expect((await inviter.browser.call('POST', `/companies/${inviter.companyId}/team/invitations`, { body: { email, role: 'Admin', password: STRONG_PASSWORD } })).status).toBe(201);
     const owner = dashboardBrowser(api.runtime);
 
     const accepted = await owner.call('POST', '/invitations/accept', { body: { token: invitationTokenMailedTo(api.runtime, email), password: OWNER_PASSWORD } });

@@ -76,7 +76,7 @@ describe('Confirm it’s you, in headless Chromium', () => {
     const invited = uniqueEmail('later');
     // The window is 2 s: the API session confirms just before inviting, as the page would ask.
     expect((await owner.browser.call('POST', '/session/confirm', { body: { password: STRONG_PASSWORD } })).status).toBe(200);
-    expect((await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: invited, role: 'Owner' } })).status).toBe(201);
+    expect((await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: invited, role: 'Owner', password: STRONG_PASSWORD } })).status).toBe(201);
     await signInThroughPage(env.chromium, owner.email);
     await navLink(env.page, 'Team').click();
     await env.page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();

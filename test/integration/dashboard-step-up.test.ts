@@ -47,10 +47,8 @@ describe('a recent sign-in for what adds a person, raises a role, mints a creden
       'add-webhook': () => ({ url: 'http://127.0.0.1:9/other', events: ['*'] }),
       'roll-webhook-secret': () => undefined,
       'change-two-factor-requirement': () => ({ required: false }),
-      'invite-member': () => ({ email: uniqueEmail('late'), role: 'Admin' }),
       // A new link to a pending invitation is a new way in, as the invitation was.
       'resend-invitation': () => ({}),
-      'change-member-role': () => ({ role: 'Developer' }),
       'switch-withdrawal-allowlist': () => ({ enabled: true }),
       'add-withdrawal-address': () => ({ network: 'tron', address: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_101), label: 'Treasury' }),
       'change-withdrawal-limit': () => ({ dailyLimit: '100' }),
@@ -90,7 +88,7 @@ describe('a recent sign-in for what adds a person, raises a role, mints a creden
     }
   }, 90_000);
 
-  it('asks a webhook edit for it only when the URL changes, a read-only key only for itself, and leaves reading and the other changes to any signed-in session', async () => {
+  it('asks a webhook edit for it only when the URL changes, a read-only key or a Viewer only for themselves, and leaves reading and the other changes to any signed-in session', async () => {
     const owner = await signedUpOwner(api.runtime, 'Reading Co');
     const base = `/companies/${owner.companyId}`;
     const hook = await (await confirmed(owner.browser)).call('POST', `${base}/webhooks`, { body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] } });
@@ -111,6 +109,20 @@ describe('a recent sign-in for what adds a person, raises a role, mints a creden
     expect((await owner.browser.call('POST', `${base}/api-keys`, { body: { name: 'Payouts', password: STRONG_PASSWORD } })).status).toBe(201);
     expect((await owner.browser.call('POST', `${base}/api-keys/${keyId}/roll`, { body: { oldSecretValidFor: 'now', password: STRONG_PASSWORD } })).status).toBe(200);
     expect((await owner.browser.call('POST', `${base}/api-keys/${keyId}/revoke`, { body: {} })).status).toBe(200);
+    // The same for the team: a Viewer's invitation, or a lowered role, asks for the recent sign-in;
+    // an invitation to a role that reaches money, or a raise, for the password in its body.
+    const admin = await invitedMember(api.runtime, await confirmed(owner.browser), owner.companyId, 'Admin');
+    await older();
+    for (const [method, path, body] of [
+      ['POST', `${base}/team/invitations`, { email: uniqueEmail('viewer'), role: 'Viewer' }],
+      ['PUT', `${base}/team/members/${admin.personId}`, { role: 'Viewer' }],
+    ] as const) {
+      const refused = await owner.browser.call(method, path, { body });
+      expect(refused.status, path).toBe(403);
+      expect(refused.body.error.details, path).toMatchObject({ reason: 'SIGN_IN_AGAIN' });
+    }
+    expect((await owner.browser.call('POST', `${base}/team/invitations`, { body: { email: uniqueEmail('admin'), role: 'Admin', password: STRONG_PASSWORD } })).status).toBe(201);
+    expect((await owner.browser.call('PUT', `${base}/team/members/${admin.personId}`, { body: { role: 'Owner', password: STRONG_PASSWORD } })).status).toBe(200);
     // The same URL: switching the endpoint off, or changing its events, sends nothing anywhere new.
     const switched = await owner.browser.call('PUT', `${base}/webhooks/${hook.body.data.id}`, {
       body: { url: 'http://127.0.0.1:9/hooks', events: ['deposit.completed'], enabled: false },
@@ -128,6 +140,6 @@ async function confirmed(browser: Browser): Promise<Browser> {
 }
 
 async function pendingInvitationId(browser: Browser, base: string): Promise<string> {
-  await browser.call('POST', `${base}/team/invitations`, { body: { email: uniqueEmail('pending'), role: 'Owner' } });
+  await browser.call('POST', `${base}/team/invitations`, { body: { email: uniqueEmail('pending'), role: 'Owner', password: STRONG_PASSWORD } });
   return (await browser.call('GET', `${base}/team`)).body.data.invitations[0].id as string;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../support/local-api.ts';
-import { companyItems as companyItemsOf, dashboardBrowser, invitationTokenMailedTo, invitedMember as invitedMemberOf, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { companyItems as companyItemsOf, dashboardBrowser, invitationTokenMailedTo, invitedMember as invitedMemberOf, signedUpOwner, signedUpOwnerWithTwoFactor, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { mailsTo } from '../support/outbox.ts';
 
 /**
  * The Team routes of the dashboard API through a real socket against the local runtime: members
@@ -23,7 +24,7 @@ describe('the team of a company', () => {
   it('invites a member who joins through the link once, then changes their role and removes them, each in the audit log', async () => {
     const owner = await signedUpOwner(api.runtime, 'Team Co');
     const email = uniqueEmail('dev');
-    const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: email.toUpperCase(), role: 'Developer' } });
+    const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: email.toUpperCase(), role: 'Developer', password: STRONG_PASSWORD } });
     expect(invited.status).toBe(201);
     expect(invited.body.data).toEqual({ email, role: 'Developer', expiresAt: expect.any(String), emailed: true });
     // Pending, without its token: the link is only in the invited person's mail.
@@ -68,7 +69,7 @@ describe('the team of a company', () => {
   it('lets a person who already has an account join with their password, and refuses inviting a member twice', async () => {
     const owner = await signedUpOwner(api.runtime, 'Second Co');
     const other = await signedUpOwner(api.runtime, 'Their own Co');
-    expect((await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: other.email, role: 'Admin' } })).status).toBe(201);
+    expect((await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: other.email, role: 'Admin', password: STRONG_PASSWORD } })).status).toBe(201);
     const token = invitationTokenMailedTo(api.runtime, other.email);
     const wrong = await dashboardBrowser(api.runtime).call('POST', '/invitations/accept', { body: { token, password: 'Wrong-password-1' } });
     expect(wrong.status).toBe(401);
@@ -103,9 +104,9 @@ describe('a pending invitation', () => {
     const base = `/companies/${owner.companyId}`;
     const joinTwiceInvited = async (firstRole: string, joinedRole: string) => {
       const email = uniqueEmail('twice');
-      expect((await owner.browser.call('POST', `${base}/team/invitations`, { body: { email, role: firstRole } })).status).toBe(201);
+      expect((await owner.browser.call('POST', `${base}/team/invitations`, { body: { email, role: firstRole, password: STRONG_PASSWORD } })).status).toBe(201);
       const older = invitationTokenMailedTo(api.runtime, email);
-      expect((await owner.browser.call('POST', `${base}/team/invitations`, { body: { email, role: joinedRole } })).status).toBe(201);
+      expect((await owner.browser.call('POST', `${base}/team/invitations`, { body: { email, role: joinedRole, password: STRONG_PASSWORD } })).status).toBe(201);
       const member = dashboardBrowser(api.runtime);
       expect((await member.call('POST', '/invitations/accept', { body: { token: invitationTokenMailedTo(api.runtime, email), password: STRONG_PASSWORD } })).status).toBe(200);
       return { email, older, member, personId: (await member.call('GET', '/me')).body.data.personId as string };
@@ -137,7 +138,7 @@ describe('a pending invitation', () => {
     const base = `/companies/${owner.companyId}`;
     const joined = async (role: string) => {
       const email = uniqueEmail(role.toLowerCase());
-      expect((await owner.browser.call('POST', `${base}/team/invitations`, { body: { email, role } })).status).toBe(201);
+      expect((await owner.browser.call('POST', `${base}/team/invitations`, { body: { email, role, password: STRONG_PASSWORD } })).status).toBe(201);
       const member = dashboardBrowser(api.runtime);
       expect((await member.call('POST', '/invitations/accept', { body: { token: invitationTokenMailedTo(api.runtime, email), password: STRONG_PASSWORD } })).status).toBe(200);
       return { email, member, personId: (await member.call('GET', '/me')).body.data.personId as string };
@@ -146,7 +147,7 @@ describe('a pending invitation', () => {
     // Each invites another address as an Admin; the Owner's own invitation stays.
     const invite = async (by: ReturnType<typeof dashboardBrowser>, label: string) => {
       const email = uniqueEmail(label);
-      expect((await by.call('POST', `${base}/team/invitations`, { body: { email, role: 'Admin' } })).status).toBe(201);
+      expect((await by.call('POST', `${base}/team/invitations`, { body: { email, role: 'Admin', password: STRONG_PASSWORD } })).status).toBe(201);
       return { email, token: invitationTokenMailedTo(api.runtime, email) };
     };
     const [alt, altOfDemoted, ownersOwn] = [await invite(rogue.member, 'alt'), await invite(demoted.member, 'alt-demoted'), await invite(owner.browser, 'owners-own')];
@@ -164,7 +165,7 @@ describe('a pending invitation', () => {
     const owner = await signedUpOwner(api.runtime, 'Revoke Co');
     const stranger = await signedUpOwner(api.runtime, 'Stranger Revoke Co');
     const email = uniqueEmail('revoked');
-    await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Developer' } });
+    await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Developer', password: STRONG_PASSWORD } });
     const [pending] = (await teamOf(owner.browser, owner.companyId)).invitations;
     expect(pending).toMatchObject({ email, role: 'Developer', id: expect.stringMatching(/^[0-9a-f]{64}$/) });
 
@@ -194,7 +195,7 @@ describe('what each role may change', () => {
     const target = await invitedMember(owner.browser, c, 'Viewer');
     const ownerId = (await owner.browser.call('GET', '/me')).body.data.personId;
     const invitedOwner = uniqueEmail('owner');
-    expect((await owner.browser.call('POST', `/companies/${c}/team/invitations`, { body: { email: invitedOwner, role: 'Owner' } })).status).toBe(201);
+    expect((await owner.browser.call('POST', `/companies/${c}/team/invitations`, { body: { email: invitedOwner, role: 'Owner', password: STRONG_PASSWORD } })).status).toBe(201);
     const ownerInvitationId = (await teamOf(owner.browser, c)).invitations.find((i) => i.role === 'Owner')!.id;
 
     // Every mutating route, each asked in a way that changes nothing lasting if it is allowed.
@@ -203,10 +204,10 @@ describe('what each role may change', () => {
       rollKey: (b: Browser) => b.call('POST', `/companies/${c}/api-keys/${apiKey}/roll`, { body: { oldSecretValidFor: '24h', password: STRONG_PASSWORD } }),
       revokeKey: (b: Browser) => b.call('POST', `/companies/${c}/api-keys/ck_test_doesnotexist/revoke`, { body: {} }),
       invite: (b: Browser) => b.call('POST', `/companies/${c}/team/invitations`, { body: { email: uniqueEmail('x'), role: 'Viewer' } }),
-      inviteOwner: (b: Browser) => b.call('POST', `/companies/${c}/team/invitations`, { body: { email: uniqueEmail('x'), role: 'Owner' } }),
+      inviteOwner: (b: Browser) => b.call('POST', `/companies/${c}/team/invitations`, { body: { email: uniqueEmail('x'), role: 'Owner', password: STRONG_PASSWORD } }),
       changeRole: (b: Browser) => b.call('PUT', `/companies/${c}/team/members/${target.personId}`, { body: { role: 'Viewer' } }),
-      makeOwner: (b: Browser) => b.call('PUT', `/companies/${c}/team/members/${target.personId}`, { body: { role: 'Owner' } }),
-      demoteOwner: (b: Browser) => b.call('PUT', `/companies/${c}/team/members/${ownerId}`, { body: { role: 'Admin' } }),
+      makeOwner: (b: Browser) => b.call('PUT', `/companies/${c}/team/members/${target.personId}`, { body: { role: 'Owner', password: STRONG_PASSWORD } }),
+      demoteOwner: (b: Browser) => b.call('PUT', `/companies/${c}/team/members/${ownerId}`, { body: { role: 'Admin', password: STRONG_PASSWORD } }),
       removeOwner: (b: Browser) => b.call('DELETE', `/companies/${c}/team/members/${ownerId}`),
       removeMember: (b: Browser) => b.call('DELETE', `/companies/${c}/team/members/nobody-at-all`),
       revokeInvitation: (b: Browser) => b.call('DELETE', `/companies/${c}/team/invitations/${'0'.repeat(64)}`),
@@ -251,7 +252,7 @@ describe('another company’s people', () => {
     expect((await mine.browser.call('DELETE', `/companies/${mine.companyId}/team/members/${theirId}`)).status).toBe(404);
     expect((await mine.browser.call('GET', `/companies/${theirs.companyId}/team`)).status).toBe(404);
     expect((await mine.browser.call('PUT', `/companies/${theirs.companyId}/team/members/${theirId}`, { body: { role: 'Viewer' } })).status).toBe(404);
-    expect((await mine.browser.call('POST', `/companies/${theirs.companyId}/team/invitations`, { body: { email: uniqueEmail('x'), role: 'Owner' } })).status).toBe(404);
+    expect((await mine.browser.call('POST', `/companies/${theirs.companyId}/team/invitations`, { body: { email: uniqueEmail('x'), role: 'Owner', password: STRONG_PASSWORD } })).status).toBe(404);
     expect(await companyItems(mine.companyId)).toEqual(before.mine);
     expect(await companyItems(theirs.companyId)).toEqual(before.theirs);
   });
@@ -265,7 +266,7 @@ describe('the last Owner', () => {
     const removed = await owner.browser.call('DELETE', `/companies/${owner.companyId}/team/members/${ownerId}`);
     expect(removed.status).toBe(400);
     expect(removed.body.error.message).toBe('The last Owner cannot be removed: a company keeps at least one Owner');
-    const demoted = await owner.browser.call('PUT', `/companies/${owner.companyId}/team/members/${ownerId}`, { body: { role: 'Admin' } });
+    const demoted = await owner.browser.call('PUT', `/companies/${owner.companyId}/team/members/${ownerId}`, { body: { role: 'Admin', password: STRONG_PASSWORD } });
     expect(demoted.status).toBe(400);
     expect(await companyItems(owner.companyId)).toEqual(before);
   });
@@ -276,8 +277,8 @@ describe('the last Owner', () => {
       const second = await invitedMember(first.browser, first.companyId, 'Owner');
       const firstId = (await first.browser.call('GET', '/me')).body.data.personId;
       const answers = await Promise.all([
-        first.browser.call('PUT', `/companies/${first.companyId}/team/members/${second.personId}`, { body: { role: 'Admin' } }),
-        second.browser.call('PUT', `/companies/${first.companyId}/team/members/${firstId}`, { body: { role: 'Admin' } }),
+        first.browser.call('PUT', `/companies/${first.companyId}/team/members/${second.personId}`, { body: { role: 'Admin', password: STRONG_PASSWORD } }),
+        second.browser.call('PUT', `/companies/${first.companyId}/team/members/${firstId}`, { body: { role: 'Admin', password: STRONG_PASSWORD } }),
       ]);
       const owners = (await teamOf(first.browser, first.companyId)).members.filter((m) => m.role === 'Owner');
       expect(owners).toHaveLength(1);
@@ -287,5 +288,61 @@ describe('the last Owner', () => {
       expect(won).toBe(200);
       expect([400, 403]).toContain(lost);
     }
+  });
+});
+
+/**
+ * A member who can send withdrawals, or issue the API keys that send them, is a way to move the
+ * company's money: inviting one, or raising a member, takes the inviter's password (and code) with
+ * the request, as `New withdrawal` does (functions/people/team-members.ts). A session cookie copied
+ * within its person's minutes then cannot invite its holder in as an Admin who pays out.
+ */
+describe('who can move money joins the team on the inviter’s password', () => {
+  it('refuses an invitation above Viewer to the session alone or a wrong password, writing and mailing nothing; a Viewer is not asked', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Copied Cookie Team');
+    const invitations = `/companies/${owner.companyId}/team/invitations`;
+    const before = await companyItems(owner.companyId);
+    const attacker = uniqueEmail('attacker');
+
+    const bare = await owner.browser.call('POST', invitations, { body: { email: attacker, role: 'Admin' } });
+    expect(bare.status).toBe(400);
+    expect(bare.body.error.details).toEqual([{ path: 'password', message: 'is needed: an Admin can send withdrawals' }]);
+    const developer = await owner.browser.call('POST', invitations, { body: { email: attacker, role: 'Developer' } });
+    expect(developer.body.error.details).toEqual([{ path: 'password', message: 'is needed: a Developer can issue API keys that send withdrawals' }]);
+    const wrong = await owner.browser.call('POST', invitations, { body: { email: attacker, role: 'Admin', password: 'Not-The-Password-1' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.details).toEqual([{ path: 'password', message: 'is wrong' }]);
+    expect(await companyItems(owner.companyId)).toEqual(before);
+    expect(mailsTo(api.runtime.outboxDir, attacker)).toEqual([]);
+
+    const viewer = await owner.browser.call('POST', invitations, { body: { email: attacker, role: 'Viewer' } });
+    expect(viewer.status).toBe(201);
+    expect(mailsTo(api.runtime.outboxDir, attacker)).toHaveLength(1);
+  });
+
+  it('refuses a raise to the session alone, and takes a lowering on it', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Raised Team');
+    const viewer = await invitedMember(owner.browser, owner.companyId, 'Viewer');
+    const member = `/companies/${owner.companyId}/team/members/${viewer.personId}`;
+    const before = await companyItems(owner.companyId);
+    const bare = await owner.browser.call('PUT', member, { body: { role: 'Developer' } });
+    expect(bare.status).toBe(400);
+    expect(bare.body.error.details).toEqual([{ path: 'password', message: 'is needed: a Developer can issue API keys that send withdrawals' }]);
+    expect(await companyItems(owner.companyId)).toEqual(before);
+    // Still a Viewer: the refused raise gave them nothing.
+    expect((await viewer.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Mine', password: STRONG_PASSWORD } })).status).toBe(403);
+
+    expect((await owner.browser.call('PUT', member, { body: { role: 'Admin', password: STRONG_PASSWORD } })).body.data).toMatchObject({ role: 'Admin' });
+    expect((await owner.browser.call('PUT', member, { body: { role: 'Viewer' } })).body.data).toMatchObject({ role: 'Viewer' });
+  });
+
+  it('asks an inviter with two-factor sign-in on for their code as well', async () => {
+    const owner = await signedUpOwnerWithTwoFactor(api.runtime, 'Two Factor Team');
+    const invitations = `/companies/${owner.companyId}/team/invitations`;
+    const email = uniqueEmail('admin');
+    const noCode = await owner.browser.call('POST', invitations, { body: { email, role: 'Admin', password: STRONG_PASSWORD } });
+    expect(noCode.status).toBe(400);
+    expect(noCode.body.error.details).toEqual([{ path: 'code', message: 'is needed: the 6 digits your authenticator app shows' }]);
+    expect((await owner.browser.call('POST', invitations, { body: { email, role: 'Admin', password: STRONG_PASSWORD, code: await owner.app() } })).status).toBe(201);
   });
 });

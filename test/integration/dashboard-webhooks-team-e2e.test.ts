@@ -45,6 +45,8 @@ describe('Team in headless Chromium', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Email').fill(memberEmail);
     await dialog.getByLabel('Role').selectOption({ value: 'Developer' });
+    // A Developer issues the API keys that send withdrawals: the invitation asks for the password.
+    await dialog.getByLabel('Password').fill(STRONG_PASSWORD);
     expect(await accessibilityProblems(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Invite' }).click();
     const sent = page.getByRole('dialog', { name: 'Invitation sent' });
@@ -78,7 +80,7 @@ describe('Team in headless Chromium', () => {
     // Their own company first, so the one they join is not first in GET /me.
     const person = await signedUpOwner(chromium.runtime, 'Mine First');
     const inviter = await signedUpOwner(chromium.runtime, 'Joined Later');
-    expect((await inviter.browser.call('POST', `/companies/${inviter.companyId}/team/invitations`, { body: { email: person.email, role: 'Admin' } })).status).toBe(201);
+    expect((await inviter.browser.call('POST', `/companies/${inviter.companyId}/team/invitations`, { body: { email: person.email, role: 'Admin', password: STRONG_PASSWORD } })).status).toBe(201);
     const token = invitationTokenMailedTo(chromium.runtime, person.email);
     await page.goto(`${chromium.origin}/dashboard/accept-invitation?token=${token}`);
     await page.getByLabel('Password').fill(STRONG_PASSWORD);
@@ -111,7 +113,11 @@ describe('Team in headless Chromium', () => {
     const row = page.getByRole('row', { name: new RegExp(memberEmail) });
     await expect.poll(() => row.innerText()).toContain('Developer');
     await row.getByRole('button', { name: 'Change role' }).click();
+    // A raise would ask for the password; a lowering does not.
+    await page.getByRole('dialog').getByLabel('Role').selectOption({ value: 'Admin' });
+    await page.getByRole('dialog').getByLabel('Password').waitFor();
     await page.getByRole('dialog').getByLabel('Role').selectOption({ value: 'Viewer' });
+    expect(await page.getByRole('dialog').getByLabel('Password').count()).toBe(0);
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => row.innerText()).toContain('Viewer');
 
@@ -140,6 +146,8 @@ describe('Team in headless Chromium', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Email').fill(invitee);
     await dialog.getByLabel('Role').selectOption({ value: 'Viewer' });
+    // A Viewer changes nothing: no password asked.
+    expect(await dialog.getByLabel('Password').count()).toBe(0);
     await dialog.getByRole('button', { name: 'Invite' }).click();
     await page.getByRole('dialog', { name: 'Invitation sent' }).getByRole('button', { name: 'Done' }).click();
     const [link] = mailsTo(chromium.runtime.outboxDir, invitee).map(linkIn);

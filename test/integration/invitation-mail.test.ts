@@ -19,7 +19,7 @@ describe('an invitation by mail', () => {
     const owner = await signedUpOwner(api.runtime, 'Mailed & Co <b>');
     const email = uniqueEmail('mailed');
 
-    const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Admin' } });
+    const invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Admin', password: STRONG_PASSWORD } });
 
     expect(invited.status).toBe(201);
     expect(invited.body.data).toEqual({ email, role: 'Admin', expiresAt: expect.any(String), emailed: true });
@@ -49,7 +49,7 @@ describe('an invitation by mail', () => {
 
     let invited;
     try {
-      invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Developer' } });
+      invited = await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Developer', password: STRONG_PASSWORD } });
     } finally {
       vi.restoreAllMocks();
       rmSync(api.runtime.outboxDir, { force: true });
@@ -73,7 +73,7 @@ describe('an invitation by mail', () => {
   it('Resend replaces the link with a new one, mailed again: the old link stops working, the new one lets them in', async () => {
     const owner = await signedUpOwner(api.runtime, 'Resending Co');
     const email = uniqueEmail('resent');
-    await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Developer' } });
+    await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email, role: 'Developer', password: STRONG_PASSWORD } });
     const first = invitationTokenMailedTo(api.runtime, email);
     const [pending] = (await owner.browser.call('GET', `/companies/${owner.companyId}/team`)).body.data.invitations;
 
@@ -96,7 +96,7 @@ describe('an invitation by mail', () => {
     const owner = await signedUpOwner(api.runtime, 'Guarded Co');
     const developer = (await invitedMember(api.runtime, owner.browser, owner.companyId, 'Developer')).browser;
     const admin = (await invitedMember(api.runtime, owner.browser, owner.companyId, 'Admin')).browser;
-    await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: uniqueEmail('next-owner'), role: 'Owner' } });
+    await owner.browser.call('POST', `/companies/${owner.companyId}/team/invitations`, { body: { email: uniqueEmail('next-owner'), role: 'Owner', password: STRONG_PASSWORD } });
     const [ownerInvitation] = (await owner.browser.call('GET', `/companies/${owner.companyId}/team`)).body.data.invitations;
     const stranger = await signedUpOwner(api.runtime, 'Stranger Co');
     const resend = (browser: ReturnType<typeof dashboardBrowser>, companyId: string) => browser.call('POST', `/companies/${companyId}/team/invitations/${ownerInvitation.id}/resend`, { body: {} });

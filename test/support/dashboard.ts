@@ -122,7 +122,7 @@ export function invitationTokenMailedTo(runtime: LocalRuntime, email: string): s
 /** Invited by `inviter` with `role` and joined through the mailed link, as a new person, signed in. */
 export async function invitedMember(runtime: LocalRuntime, inviter: ReturnType<typeof dashboardBrowser>, companyId: string, role: string) {
   const email = uniqueEmail(role.toLowerCase());
-  const invited = await inviter.call('POST', `/companies/${companyId}/team/invitations`, { body: { email, role } });
+  const invited = await inviter.call('POST', `/companies/${companyId}/team/invitations`, { body: { email, role, password: STRONG_PASSWORD } });
   if (invited.status !== 201) throw new Error(`invitation failed: ${JSON.stringify(invited.body)}`);
   const browser = dashboardBrowser(runtime);
   const accepted = await browser.call('POST', '/invitations/accept', { body: { token: invitationTokenMailedTo(runtime, email), password: STRONG_PASSWORD } });

@@ -11,6 +11,7 @@ export type {
   AddWithdrawalAddressRequest,
   AuditEntry,
   ChangePasswordRequest,
+  ChangeRoleRequest,
   CodeRequired,
   CreateApiKeyRequest,
   Environment,

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { teamApi } from '../api/team.ts';
 import type { Invitation, Member, Role } from '../api/types.ts';
+import { useProofFields } from '../components/confirm-identity.tsx';
 import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, Table, useAction, useLoaded, useTitle } from '../components/ui.tsx';
 
 const ROLES: readonly Role[] = ['Owner', 'Admin', 'Developer', 'Viewer'];
@@ -11,6 +12,13 @@ const ROLE_MEANING: Record<Role, string> = {
   Developer: 'API keys and webhooks, not the team',
   Viewer: 'reads everything, changes nothing',
 };
+
+/** Whether giving `to` to someone holding `from` (null: an invitation) gives more than reading: the
+ * roles nest, so a raise, or an invitation to any role above Viewer. Such a member can send
+ * withdrawals or issue the API keys that send them, so the change is made on the person's password
+ * (and code), as `New withdrawal` is (functions/people/team-members.ts); the rest on a recent sign-in. */
+const raises = (from: Role | null, to: Role) => ROLES.indexOf(to) < (from ? ROLES.indexOf(from) : ROLES.indexOf('Viewer'));
+const MONEY_REACH_HINT = 'Yours, again: this role can send withdrawals or issue the API keys that send them.';
 
 type Open = { kind: 'twoFactor'; required: boolean } | { kind: 'invite' } | { kind: 'invited'; email: string; emailed: boolean } | { kind: 'role'; member: Member } | { kind: 'remove'; member: Member } | { kind: 'revoke'; invitation: Invitation } | null;
 
@@ -207,8 +215,10 @@ function RoleSelect(props: { roles: readonly Role[]; value: Role; onChange: (rol
 function InviteDialog(props: { companyId: string; roles: readonly Role[]; onClose: () => void; onInvited: (invited: { email: string; emailed: boolean }) => void }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('Developer');
+  const { proof, fields } = useProofFields('invite', MONEY_REACH_HINT);
+  const asksProof = raises(null, role);
   const { error, busy, run } = useAction(
-    async () => (await teamApi.inviteMember(props.companyId, { email, role })).data,
+    async () => (await teamApi.inviteMember(props.companyId, { email, role, ...(asksProof && proof) })).data,
     props.onInvited,
   );
   return (
@@ -217,6 +227,7 @@ function InviteDialog(props: { companyId: string; roles: readonly Role[]; onClos
         <label for="invite-email">Email</label>
         <input id="invite-email" type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} required maxLength={254} />
         <RoleSelect roles={props.roles} value={role} onChange={setRole} />
+        {asksProof && fields}
         <ErrorMessage error={error} />
         <DialogButtons label="Invite" busy={busy} onCancel={props.onClose} />
       </form>
@@ -226,11 +237,14 @@ function InviteDialog(props: { companyId: string; roles: readonly Role[]; onClos
 
 function RoleDialog(props: { companyId: string; member: Member; roles: readonly Role[]; onClose: () => void; onChanged: () => void }) {
   const [role, setRole] = useState<Role>(props.member.role);
-  const { error, busy, run } = useAction(() => teamApi.changeRole(props.companyId, props.member.personId, role), props.onChanged);
+  const { proof, fields } = useProofFields('role', MONEY_REACH_HINT);
+  const asksProof = raises(props.member.role, role);
+  const { error, busy, run } = useAction(() => teamApi.changeRole(props.companyId, props.member.personId, { role, ...(asksProof && proof) }), props.onChanged);
   return (
     <Dialog title={`Change the role of ${props.member.email}`} onClose={props.onClose}>
       <form onSubmit={run}>
         <RoleSelect roles={props.roles} value={role} onChange={setRole} />
+        {asksProof && fields}
         <ErrorMessage error={error} />
         <DialogButtons label="Save" busy={busy} onCancel={props.onClose} />
       </form>

@@ -1,9 +1,7 @@
 import type { Log } from '#functions/shared/log';
 import type { KeyDeps } from '#functions/api-keys/key-management';
 import { DynamoApiKeyStore } from '#adapters/dynamo/api-key-store';
-import { DynamoCodeAttempts } from '#adapters/dynamo/code-attempt-store';
-import { DynamoSignInAttempts } from '#adapters/dynamo/sign-in-attempts-store';
-import { userPoolFrom } from '#adapters/cognito/from-settings';
+import { reauthenticationFrom } from '#adapters/cognito/reauthentication';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { DynamoTeamStore } from '#adapters/dynamo/team-store';
@@ -22,7 +20,8 @@ const members = new DynamoTeamStore(db, tableName);
 
 const keyStore = new DynamoApiKeyStore(db, tableName);
 const companies = new DynamoCompanyStore(db, tableName);
-const reauthentication = { identity: userPoolFrom(settings).identity, codes: new DynamoCodeAttempts(db, tableName), attempts: new DynamoSignInAttempts(db, tableName) };
+/** Checks the password (and code) a full-access key's issue asks. */
+export const reauthentication = reauthenticationFrom(settings, db);
 
 export const memberships = new DynamoMembershipStore(db, tableName);
-export const keys = (log: Log): KeyDeps => ({ keys: keyStore, companies, members, mailer, log, reauthentication });
+export const keys = (log: Log): KeyDeps => ({ keys: keyStore, companies, members, mailer, log });

@@ -17,8 +17,9 @@ const proof = {
   password: v.pipe(v.string(), v.minLength(1, 'enter your password'), v.maxLength(256)),
   code: v.optional(v.pipe(v.string(), v.maxLength(16))),
 };
-/** A full-access key's issue asks the proof (functions/api-keys/key-management.ts); a read-only key's does not. */
-const proofForFullAccess = { password: v.optional(proof.password), code: proof.code };
+/** What hands someone a way to move money asks the proof (functions/people/step-up.ts confirmChange): a
+ * full-access key, an invitation to a role above Viewer, a raise; the domain says when it is missing. */
+const proofIfMoneyReached = { password: v.optional(proof.password), code: proof.code };
 /** Addresses or CIDR blocks; each is checked in the domain, which says which one is wrong. */
 const allowedIps = v.pipe(v.array(v.pipe(v.string(), v.maxLength(64))), v.maxLength(MAX_ALLOWED_IPS, `must hold at most ${MAX_ALLOWED_IPS} entries`));
 /** `access`: `full` (the default) or `read`, a key that may only GET. */
@@ -26,13 +27,13 @@ export const createApiKeyBody = v.strictObject({
   name: v.pipe(v.string(), v.maxLength(100)),
   access: v.optional(v.picklist(API_KEY_ACCESS, 'must be full or read')),
   allowedIps: v.optional(allowedIps),
-  ...proofForFullAccess,
+  ...proofIfMoneyReached,
 });
 /** `Edit allowed IPs`: the whole new list; empty for any address. */
 export const changeAllowedIpsBody = v.strictObject({ allowedIps });
 export const rollApiKeyBody = v.strictObject({
   oldSecretValidFor: v.picklist(Object.keys(ROLL_GRACE) as [RollGrace, ...RollGrace[]], 'must be one of now, 1h, 24h, 7d'),
-  ...proofForFullAccess,
+  ...proofIfMoneyReached,
 });
 export const emptyBody = v.strictObject({});
 export const twoFactorRequirementBody = v.strictObject({ required: v.boolean('must be true or false') });
@@ -61,8 +62,8 @@ export const simulatePaymentBody = v.strictObject({ depositId: v.pipe(v.string()
 export const auditLogQuery = v.strictObject({ limit, cursor });
 export const resendBody = v.strictObject({ eventId: v.pipe(v.string(), v.maxLength(40)) });
 const role = v.picklist(ROLES, 'must be one of Owner, Admin, Developer, Viewer');
-export const inviteMemberBody = v.strictObject({ email, role });
-export const changeRoleBody = v.strictObject({ role });
+export const inviteMemberBody = v.strictObject({ email, role, ...proofIfMoneyReached });
+export const changeRoleBody = v.strictObject({ role, ...proofIfMoneyReached });
 export const requestPasswordResetBody = v.strictObject({ email });
 /** `<personId>.<secret>`: the person's Cognito sub, then 32 random bytes (functions/people/password-reset.ts). */
 export const resetPasswordBody = v.strictObject({ token: v.pipe(v.string(), v.regex(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/, 'is not a password reset token')), password });

@@ -80,6 +80,7 @@ export type ProofRequest = v.InferInput<typeof bodies.confirmSessionBody>;
 export type CreateApiKeyRequest = v.InferInput<typeof bodies.createApiKeyBody>;
 export type RollApiKeyRequest = v.InferInput<typeof bodies.rollApiKeyBody>;
 export type InviteMemberRequest = v.InferInput<typeof bodies.inviteMemberBody>;
+export type ChangeRoleRequest = v.InferInput<typeof bodies.changeRoleBody>;
 export type AddWithdrawalAddressRequest = v.InferInput<typeof bodies.addWithdrawalAddressBody>;
 export type SendWithdrawalRequest = v.InferInput<typeof bodies.sendWithdrawalBody>;
 export type SimulatePaymentRequest = v.InferInput<typeof bodies.simulatePaymentBody>;
