@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DynamoApiKeyStore } from '#adapters/dynamo/api-key-store';
+import { rollSecret } from '#functions/api-keys/api-keys';
+import { auditEntry } from '#functions/companies/audit-log';
 import { apiClient, useTestApi } from '../support/local-api.ts';
 import { companyItems, invitedMember, signedUpOwner, signedUpOwnerWithTwoFactor, STRONG_PASSWORD } from '../support/dashboard.ts';
 import { mailsTo } from '../support/outbox.ts';
@@ -218,5 +221,27 @@ describe('a full-access key, issued on the person’s password as New withdrawal
     const made = await owner.browser.call('POST', keys, { body: { name: 'Payouts', password: STRONG_PASSWORD, code: await owner.app() } });
     expect(made.status).toBe(201);
     expect((await owner.browser.call('GET', keys)).body.data).toEqual([expect.objectContaining({ name: 'Payouts', access: 'full' })]);
+  });
+});
+
+describe('a key changed by two people at once', () => {
+  it('keeps the allowed IPs an edit set while a roll that read the key before it was checking its password', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Racing Co');
+    const keys = `/companies/${owner.companyId}/api-keys`;
+    const made = await owner.browser.call('POST', keys, { body: { name: 'Payouts', password: STRONG_PASSWORD } });
+    const keyId = made.body.data.apiKey as string;
+    const store = new DynamoApiKeyStore(api.db, api.runtime.tableName);
+    // The roll has read the key (no allowed IPs) and is asking the user pool for the password...
+    const readByRoll = (await store.findApiKey(keyId))!;
+    // ...when someone else restricts the key.
+    expect((await owner.browser.call('PUT', `${keys}/${keyId}/allowed-ips`, { body: { allowedIps: ['203.0.113.0/24'] } })).status).toBe(200);
+    const now = new Date();
+    const { apiSecret, record } = rollSecret(readByRoll, 'now', now);
+    await store.updateApiKey(readByRoll, record, auditEntry(owner.companyId, 'api_key.rolled', { personId: null, email: null }, { sourceIp: '127.0.0.1', userAgent: null }, now, keyId, { oldSecretValidFor: 'now' }));
+
+    expect((await store.findApiKey(keyId))!.allowedIps).toEqual(['203.0.113.0/24']);
+    expect((await owner.browser.call('GET', keys)).body.data[0]).toMatchObject({ keyId, allowedIps: ['203.0.113.0/24'] });
+    // The new secret works, from the allowed block only (this test's requests come from 127.0.0.1).
+    expect((await apiClient(api.runtime, { apiKey: keyId, apiSecret })('GET', '/company')).status).toBe(403);
   });
 });

@@ -43,15 +43,14 @@ export class DynamoApiKeyStore extends TableStore implements ApiKeyStore, KeyUse
   }
 
   async updateApiKey(before: ApiKeyRecord, after: ApiKeyRecord, audit: AuditEntry): Promise<void> {
-    // An update, not a put: lastUsedAt belongs to the authorizer and must survive a roll.
-    const set = {
-      secretHash: after.secretHash,
-      status: after.status,
-      previousSecretHash: after.previousSecretHash,
-      previousSecretExpiresAt: after.previousSecretExpiresAt,
-      revokedAt: after.revokedAt,
-      allowedIps: after.allowedIps,
-    };
+    // An update, not a put: lastUsedAt belongs to the authorizer and must survive a roll. Only what
+    // this change changes is written: a roll that read the key before a concurrent `Edit allowed
+    // IPs` (its password check takes a while) must not write the old list back, so dropping the
+    // key's restriction; the condition below holds the secret and status only. `status` always, so
+    // the update is never empty (the condition keeps it `active` or the change's own).
+    const changed = (name: keyof ApiKeyRecord) => JSON.stringify(after[name] ?? null) !== JSON.stringify(before[name] ?? null);
+    const fields = ['secretHash', 'previousSecretHash', 'previousSecretExpiresAt', 'revokedAt', 'allowedIps'] as const;
+    const set = Object.fromEntries([['status', after.status], ...fields.filter(changed).map((name) => [name, after[name]] as const)]);
     const present = Object.entries(set).filter(([, value]) => value !== null);
     const absent = Object.entries(set).filter(([, value]) => value === null);
     const update = [`SET ${present.map(([name]) => `#${name} = :${name}`).join(', ')}`, absent.length ? `REMOVE ${absent.map(([name]) => `#${name}`).join(', ')}` : ''].join(' ');
