@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError, validationFailed } from '#functions/shared/errors';
+import type { Log } from '#functions/shared/log';
 
 /**
  * Idempotency-Key on POST (../shared/api-contract.md, Conventions; the IETF Idempotency-Key
@@ -69,6 +70,7 @@ export async function runIdempotently(
   store: IdempotencyStore,
   scope: IdempotencyScope,
   execute: () => Promise<StoredResponse & { headers?: Record<string, string> }>,
+  log: Log,
 ): Promise<StoredResponse & { headers?: Record<string, string>; replayed: boolean }> {
   const outcome = await store.begin(scope, new Date());
   if (outcome.kind === 'mismatch') {
@@ -86,6 +88,19 @@ export async function runIdempotently(
     throw error;
   }
   if (response.statusCode === 400 || response.statusCode >= 500) await store.release(scope);
-  else await store.complete(scope, { statusCode: response.statusCode, body: response.body }, new Date());
+  else {
+    try {
+      await store.complete(scope, { statusCode: response.statusCode, body: response.body }, new Date());
+    } catch (error) {
+      // The request's work is committed: its answer goes to the caller, who then has no reason to
+      // retry. Stored it is not, so a retry after the claim's lock runs afresh (a 500 here would
+      // invite just that, and for a webhook endpoint, which no unique reference guards, make two).
+      log.error('Idempotency-Key answer not stored: a retry with the key after its lock runs the request again', {
+        companyId: scope.companyId,
+        statusCode: response.statusCode,
+        error: (error as Error).name ?? 'Error',
+      });
+    }
+  }
   return { ...response, replayed: false };
 }

@@ -7,7 +7,7 @@ import { accessAllows, ipAllowed, type ApiKeyAccess, type Environment } from '#f
 import { errorEnvelope, JSON_HEADERS, successEnvelope } from './envelope.ts';
 import { validate } from './validation.ts';
 import { parseIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore } from './idempotency.ts';
-import { logRequest } from './access-log.ts';
+import { logRequest, requestLog } from './access-log.ts';
 import { ERROR_STATUS } from './error-status.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-nesting.ts';
 
@@ -84,7 +84,7 @@ export function httpRoute<TSchema extends v.GenericSchema | undefined = undefine
         return { ...toErrorResponse(error, event), headers: undefined };
       }
     };
-    const response = scope && options.idempotency ? await runIdempotently(options.idempotency, scope, execute) : await execute();
+    const response = scope && options.idempotency ? await runIdempotently(options.idempotency, scope, execute, requestLog(requestId)) : await execute();
     return {
       statusCode: response.statusCode,
       headers: {

@@ -8,7 +8,7 @@ import { parseSettings } from '#functions/settings/schema';
 import { SLICES } from '#functions/settings/functions';
 import { cachingOpens, openSigningSecret, type SealingContext, type WebhookSecretSealer } from '#functions/webhooks/webhook-secrets';
 import { newWebhookSecret } from '#functions/webhooks/webhooks';
-import type { BeginOutcome, IdempotencyScope, IdempotencyStore, StoredResponse } from '#http/idempotency';
+import { runIdempotently, type BeginOutcome, type IdempotencyScope, type IdempotencyStore, type StoredResponse } from '#http/idempotency';
 import { sealingReplayedSecrets } from '../../functions/handlers/webhooks/sealed-replays.ts';
 import { STAGES } from '../../config/stages.ts';
 
@@ -219,6 +219,26 @@ describe('sealingReplayedSecrets (POST /v1/webhooks with an Idempotency-Key)', (
     const sealedSecret = JSON.parse(kept).data.sealedSecret as string;
     await expect(sealer.open(sealedSecret, context)).rejects.toThrow();
     expect(replay).toEqual({ kind: 'replay', response: { statusCode: 201, body } });
+  });
+
+  it('answers the endpoint it made even when that answer cannot be kept for replay (the sealing service down), and logs it', async () => {
+    const { store, stored } = memoryStore();
+    const sealingDown: WebhookSecretSealer = {
+      seal: async () => {
+        throw Object.assign(new Error('KMS is down'), { name: 'KMSInternalException' });
+      },
+      open: (sealed, sealedFor) => sealer.open(sealed, sealedFor),
+    };
+    const lines: Record<string, unknown>[] = [];
+    const log = { warn: () => {}, error: (message: string, fields?: Record<string, unknown>) => void lines.push({ message, ...fields }) };
+    const body = JSON.stringify({ success: true, data: { id: context.webhookId, url: 'https://example.com/h', secret: newWebhookSecret(), createdAt: 'x' } });
+
+    // The endpoint exists once execute returns: a 500 now would send the caller to retry and make a second.
+    const answer = await runIdempotently(sealingReplayedSecrets(store, sealingDown), scope, async () => ({ statusCode: 201, body }), log);
+
+    expect(answer).toEqual({ statusCode: 201, body, replayed: false });
+    expect(stored.has(scope.key)).toBe(false);
+    expect(lines).toEqual([expect.objectContaining({ message: expect.stringContaining('answer not stored'), statusCode: 201, error: 'KMSInternalException' })]);
   });
 
   it('leaves answers without a secret (refusals) as they are', async () => {
