@@ -6,7 +6,7 @@ import { requestWithdrawal, getWithdrawal, withdrawalView, type Withdrawal } fro
 import { SANDBOX_FEES } from '#functions/networks/tron/sandbox-balances';
 import { EXPIRY_SETTLE_MARGIN_MS } from '#functions/networks/chain';
 import { SEND_BATCH, SETTLE_RESERVE_MS } from '#functions/withdrawals/withdrawal-sending';
-import { sendWithdrawals, settleWithdrawals, trxShortOf, type SendingDeps } from '#functions/networks/tron/withdrawal-sending';
+import { hotWalletTrxOf, sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions/networks/tron/withdrawal-sending';
 import { STAGES } from '../../config/stages.ts';
 import type { Broadcaster } from '#functions/networks/chain';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
@@ -333,7 +333,7 @@ describe("the hot wallet's float", () => {
     const signer = new LocalKeySigner(randomBytes(32).toString('hex'));
     const hotWallet = await signer.address();
     const feeLimitSun = BigInt(STAGES.sandbox.functionEnvironment.WITHDRAWAL_FEE_LIMIT_SUN!);
-    const trxDeps: SendingDeps = { ...deps, signer, hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet), hotWalletTrxShort: trxShortOf(chain, signer, feeLimitSun) };
+    const trxDeps: SendingDeps = { ...deps, signer, hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet), hotWalletTrx: hotWalletTrxOf(chain, signer, feeLimitSun) };
     await chain.submitTransfer({ contract: USDT, from: destination, to: hotWallet, amount: usdt('10') });
     await chain.submitTransfer({ contract: SANDBOX_TRX, from: destination, to: hotWallet, amount: 1_000_000n });
     clock.advanceBlocks(1);
@@ -348,6 +348,27 @@ describe("the hot wallet's float", () => {
     expect(await sendWithdrawals(trxDeps)).toMatchObject({ sent: 1, awaitingFee: 0 });
     expect(await settle()).toMatchObject({ completed: 1, failed: 0 });
     expect((await read(withdrawal)).status).toBe('completed');
+  });
+
+  it('signs no more payouts in a run than the hot wallet’s TRX covers at one fee limit each: the rest wait pending, not failed', async () => {
+    // TRX for two payouts' fee limits (and a little), three payouts pending.
+    const signer = new LocalKeySigner(randomBytes(32).toString('hex'));
+    const hotWallet = await signer.address();
+    const feeLimitSun = BigInt(STAGES.sandbox.functionEnvironment.WITHDRAWAL_FEE_LIMIT_SUN!);
+    const trxDeps: SendingDeps = { ...deps, signer, hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet), hotWalletTrx: hotWalletTrxOf(chain, signer, feeLimitSun) };
+    await chain.submitTransfer({ contract: USDT, from: destination, to: hotWallet, amount: usdt('30') });
+    await chain.submitTransfer({ contract: SANDBOX_TRX, from: destination, to: hotWallet, amount: 2n * feeLimitSun + 1_000_000n });
+    clock.advanceBlocks(1);
+    const withdrawals = [await withdraw(destination, '5'), await withdraw(destination, '6'), await withdraw(destination, '7')];
+
+    expect(await sendWithdrawals(trxDeps)).toMatchObject({ sent: 2, awaitingFee: 1, hotWalletTrxShort: true });
+    expect(await settle()).toMatchObject({ completed: 2, failed: 0 });
+    expect((await Promise.all(withdrawals.map(read))).map((withdrawal) => withdrawal.status).sort()).toEqual(['completed', 'completed', 'pending']);
+    // The next run reads the TRX left and sends the third, so no later test finds it pending.
+    await chain.submitTransfer({ contract: SANDBOX_TRX, from: destination, to: hotWallet, amount: feeLimitSun });
+    clock.advanceBlocks(1);
+    expect(await sendWithdrawals(trxDeps)).toMatchObject({ sent: 1, awaitingFee: 0 });
+    expect(await settle()).toMatchObject({ completed: 1, failed: 0 });
   });
 });
 

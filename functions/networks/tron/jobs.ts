@@ -2,7 +2,7 @@ import type { NetworkJobs } from '../network.ts';
 import type { Log } from '../../shared/log.ts';
 import { tokenStanding } from '../token-standing.ts';
 import { depositSweeperRun, withdrawalSenderRun } from '../job-runs.ts';
-import { sendWithdrawals, settleWithdrawals, trxShortOf, type SendingDeps, type TronSendResult } from './withdrawal-sending.ts';
+import { hotWalletTrxOf, sendWithdrawals, settleWithdrawals, trxShort, type SendingDeps, type TronSendResult } from './withdrawal-sending.ts';
 import { sweepDepositAddresses, type SweepDeps } from './sweeps.ts';
 import { reviewFrozenAddresses, usdtAtEach } from '../../deposits/frozen-addresses.ts';
 import { recordCambioAddresses } from '../../withdrawals/refused-destinations.ts';
@@ -40,7 +40,7 @@ export const tronJobs: NetworkJobs = {
       store: new DynamoWithdrawalSendingStore(db, tableName, NETWORK),
       claims: new DynamoTransactionClaims(db, tableName),
       hotWalletUsdt: async () => (chainSettings.enforcesBalances ? chain.tokenBalance(chainSettings.usdtContract, await signer.address()) : null),
-      hotWalletTrxShort: trxShortOf(chain, signer, BigInt(settings.WITHDRAWAL_FEE_LIMIT_SUN)),
+      hotWalletTrx: hotWalletTrxOf(chain, signer, BigInt(settings.WITHDRAWAL_FEE_LIMIT_SUN)),
     };
     return async (log: Log, timeLeftMs?: () => number) => {
       const deps = { ...sending, log, timeLeftMs };
@@ -52,8 +52,8 @@ export const tronJobs: NetworkJobs = {
         nothingSent: NOTHING_SENT,
         settle: () => settleWithdrawals(deps),
         // HotWalletGasLow: its TRX below one payout's fee limit (the alarm: lib/networks/tron.ts), as
-        // the send read it, or read now when it had nothing to send.
-        family: async (sent) => ({ counts: { HotWalletGasLow: (sent.hotWalletTrxShort ?? (await sending.hotWalletTrxShort!())) ? 1 : 0 }, moved: 0 }),
+        // the send found it (pending payouts left waiting for it), or read now when it had nothing to send.
+        family: async (sent) => ({ counts: { HotWalletGasLow: (sent.hotWalletTrxShort ?? trxShort(await sending.hotWalletTrx!())) ? 1 : 0 }, moved: 0 }),
       });
     };
   },

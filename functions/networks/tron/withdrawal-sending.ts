@@ -26,23 +26,32 @@ export interface SendingDeps extends SendingRun {
   now?: () => Date;
   /** The run's logger; stderr JSON when absent. */
   log?: Log;
-  /** Whether the hot wallet holds less TRX than one payout may burn (its fee limit), read once a run
+  /** The hot wallet's TRX and the most one payout may burn of it (its fee limit), read once a run
    * when something is pending; absent, not checked. */
-  hotWalletTrxShort?: () => Promise<boolean>;
+  hotWalletTrx?: () => Promise<HotWalletTrx>;
 }
 
-/** hotWalletTrxShort over a chain: the hot wallet's TRX (sun) below `feeLimitSun`, the most one
- * payout may burn (WITHDRAWAL_FEE_LIMIT_SUN). */
-export const trxShortOf =
+export interface HotWalletTrx {
+  balanceSun: bigint;
+  /** WITHDRAWAL_FEE_LIMIT_SUN: what one payout may burn at most. */
+  feeLimitSun: bigint;
+}
+
+/** hotWalletTrx over a chain: the hot wallet's TRX (sun), and what one payout may burn of it. */
+export const hotWalletTrxOf =
   (chain: { feeBalance(address: string): Promise<bigint> }, signer: Pick<TransactionSigner, 'address'>, feeLimitSun: bigint) =>
-  async (): Promise<boolean> =>
-    (await chain.feeBalance(await signer.address())) < feeLimitSun;
+  async (): Promise<HotWalletTrx> => ({ balanceSun: await chain.feeBalance(await signer.address()), feeLimitSun });
+
+/** Whether the hot wallet holds less TRX than one payout may burn: the HotWalletGasLow alarm's reading. */
+export const trxShort = ({ balanceSun, feeLimitSun }: HotWalletTrx): boolean => balanceSun < feeLimitSun;
 
 /**
- * Sends the pending withdrawals. While the hot wallet holds less TRX than a payout's fee limit none
- * is signed: each would be mined OUT_OF_ENERGY, burning what is left, or refused for bandwidth and
- * expire, and either way fail for the customer to ask again; they wait `pending` (HotWalletGasLow
- * says why) and go out once the wallet is funded, as a payout short of USDT waits for the float.
+ * Sends the pending withdrawals. A payout is signed only while the hot wallet's TRX, less the fee
+ * limit of every payout the run signed before it, still covers its own fee limit: past that it would
+ * be mined OUT_OF_ENERGY, burning what is left, or refused for bandwidth and expire, and either way
+ * fail for the customer to ask again. The rest wait `pending` (HotWalletGasLow says why) and go out
+ * on a later run, once the wallet is funded or the burn of those sent is known, as a payout short of
+ * USDT waits for the float.
  */
 export async function sendWithdrawals(deps: SendingDeps): Promise<TronSendResult> {
   const now = deps.now ?? (() => new Date());
@@ -51,9 +60,23 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<TronSendResult
   let float: PayoutFloat | undefined;
   // A TRON transaction has no nonce: the payouts of a page are signed, claimed and broadcast side by
   // side, in order of age, each its own transaction (the builder gives each its own timestamp).
+  let trx: HotWalletTrx | undefined;
   const send = async (withdrawal: Withdrawal) => {
+    // Counted down before anything awaits, so the payouts signed side by side never share the TRX.
+    if (trx) {
+      if (trx.balanceSun < trx.feeLimitSun) {
+        result.awaitingFee++;
+        result.hotWalletTrxShort = true;
+        return;
+      }
+      trx.balanceSun -= trx.feeLimitSun;
+    }
     const processing = await float!.claim(withdrawal, result, () => signAndClaim(deps, withdrawal, from!, now, { announce: true }));
-    if (!processing) return;
+    if (!processing) {
+      // Not signed (waiting for the float, or moved on): its TRX is free for the next.
+      if (trx) trx.balanceSun += trx.feeLimitSun;
+      return;
+    }
     result.sent++;
     try {
       await broadcastStored(deps, processing, now);
@@ -64,7 +87,10 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<TronSendResult
   };
   for await (const page of withdrawalPagesIn(deps, 'pending', SETTLE_RESERVE_MS)) {
     // Read once a run, and only when something is pending.
-    result.hotWalletTrxShort ??= await deps.hotWalletTrxShort?.();
+    if (deps.hotWalletTrx && result.hotWalletTrxShort === undefined) {
+      trx = await deps.hotWalletTrx();
+      result.hotWalletTrxShort = trxShort(trx);
+    }
     if (result.hotWalletTrxShort) {
       result.awaitingFee += page.length;
       continue;
@@ -80,8 +106,9 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<TronSendResult
  * one payout may burn. */
 export interface TronSendResult extends SendResult {
   awaitingFee: number;
-  /** What the run read of the hot wallet's TRX (hotWalletTrxShort), where it read it: only when
-   * something was pending. */
+  /** Whether the hot wallet's TRX fell short of a payout's fee limit in this run (at its start, or
+   * once the payouts signed before had reserved theirs), where it read it: only when something was
+   * pending. */
   hotWalletTrxShort?: boolean;
 }
 
