@@ -622,6 +622,40 @@ describe('sweeps and reconciliation', () => {
     expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
   });
 
+  it('an address held after failed sweeps at the front of the due list does not keep the addresses after it from being swept', async () => {
+    const stuck = await confirmedDepositAlone('stuck-in-front', '9');
+    const down = { ...sweeping, broadcaster: failingBroadcaster('TronGrid unavailable') };
+    for (let attempt = 0; attempt < FAILURES_BEFORE_BACKOFF; attempt++) {
+      await sweepDepositAddresses(down);
+      clock.advance(TRANSACTION_LIFETIME_MS + EXPIRY_SETTLE_MARGIN_MS + 20 * BLOCK_MS);
+      await sweepDepositAddresses(down);
+    }
+    // A deposit whose address the due list reads after the stuck one's, paid and confirmed.
+    const deposits = new DynamoDepositStore(env.db, env.tableName);
+    let later = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: 'behind-the-stuck-0' }, clock.now());
+    for (let i = 1; later.address < stuck.address; i++) later = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: `behind-the-stuck-${i}` }, clock.now());
+    await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_100), to: later.address, amount: usdt('8') });
+    clock.advanceBlocks(1);
+    while (((await scan()).lagBlocks ?? 0) > 0);
+    clock.advanceBlocks(20);
+    await confirmDeposits(depositJobs());
+
+    // One address a run, as if the front of the list were a whole page of stuck ones: the run reads on past it.
+    const onePerRun = { ...sweeping, settings: { ...sweeping.settings, duePerRun: 1 } };
+    expect(await sweepDepositAddresses(onePerRun)).toMatchObject({ held: 1, toppedUp: 1 });
+    for (let i = 0; i < 3; i++) {
+      clock.advanceBlocks(20);
+      await sweepDepositAddresses(onePerRun);
+    }
+    expect(await chain.tokenBalance(USDT, later.address)).toBe(0n);
+    expect(await chain.tokenBalance(USDT, stuck.address)).toBe(usdt('9'));
+    // Its hour over, the stuck one is swept too, leaving the list clear for the tests after.
+    clock.advance(61 * 60_000);
+    for (let i = 0; i < 4; i++) await runJobs();
+    expect(await chain.tokenBalance(USDT, stuck.address)).toBe(0n);
+    expect((await reconcileBoth()).balanced).toBe(true);
+  });
+
   it("with the issuer's fee on, a sweep mined and not yet final reconciles: its fee is reported in flight until the sweep settles and books it", async () => {
     const issuer = tronSandboxIssuer(env.db, env.tableName);
     await issuer.setFee(10, usdt('40'));

@@ -15,8 +15,8 @@ export class DynamoSweepStore extends SweepStoreOverDueList implements SweepStor
     super(db, tableName, 'tron');
   }
 
-  async dueAddresses(limit: number): Promise<SweepCandidate[]> {
-    return (await this.due.dueAddresses(limit)).map(({ address, addressIndex }) => ({ address, addressIndex }));
+  async dueAddresses(limit: number, after?: string): Promise<SweepCandidate[]> {
+    return (await this.due.dueAddresses(limit, after)).map(({ address, addressIndex }) => ({ address, addressIndex }));
   }
 
   async openSweep(address: string): Promise<Sweep | null> {

@@ -45,7 +45,7 @@ export interface SweepCandidate {
 
 export interface SweepStore extends FrozenAddressList {
   /** Deposit addresses that received confirmed funds since their last sweep. */
-  dueAddresses(limit: number): Promise<SweepCandidate[]>;
+  dueAddresses(limit: number, after?: string): Promise<SweepCandidate[]>;
   /** The sweep in progress for an address, if any. */
   openSweep(address: string): Promise<Sweep | null>;
   /** The address's finished sweeps, newest first, at most `limit`. */
@@ -85,7 +85,8 @@ export interface SweepDeps {
   store: SweepStore;
   claims: TransactionClaims;
   /** `feeTopUp`: the fee asset a deposit address should hold for its sweep, in its minor unit; a top-up sends what it lacks of it. */
-  settings: { minimumSweep: bigint; feeTopUp: bigint };
+  /** `duePerRun`: the addresses a run works on (DUE_PER_RUN unless a test makes it small). */
+  settings: { minimumSweep: bigint; feeTopUp: bigint; duePerRun?: number };
   /** The issuer's freeze list: a frozen address is set aside, never topped up (frozen-addresses.ts). */
   frozenAmong?: FrozenAmong;
   now?: () => Date;
@@ -146,95 +147,115 @@ export function sweepBackoffUntil(finishedNewestFirst: Sweep[]): Date | null {
   return new Date(Date.parse(finishedNewestFirst[0]!.updatedAt) + wait);
 }
 
+/** Addresses a run works on (an open sweep's step, or a new sweep started), read a page of as many at a time. */
+export const DUE_PER_RUN = 50;
+/** Pages read past addresses that wait, at most: what a run reads when the front of the list is stuck. */
+const DUE_PAGES_PER_RUN = 10;
+
 export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResult> {
   const now = deps.now ?? (() => new Date());
   const result: SweepResult = { toppedUp: 0, swept: 0, done: 0, failed: 0, held: 0, frozen: 0 };
   const hotWallet = await deps.hotWallet.address();
   const final = await deps.chain.finalBlock();
-  const due = await deps.store.dueAddresses(50);
-  const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, due.map((candidate) => candidate.address), usdtAtEach(deps.usdtBalanceOf)) : new Set<string>();
-  result.frozen = frozen.size;
   /** The hot wallet's TRX, read at the run's first top-up and counted down by each. */
   let hotWalletTrx: bigint | undefined;
-  for (const candidate of due.filter((candidate) => !frozen.has(candidate.address))) {
-    const open = await deps.store.openSweep(candidate.address);
-    const at = now().toISOString();
-    if (!open) {
-      const retryAt = sweepBackoffUntil(await deps.store.finishedSweeps(candidate.address, 10));
-      if (retryAt && now() < retryAt) {
-        result.held++;
+  // Pages on past addresses that wait (a backoff, the hot wallet's TRX), so that a front of the list
+  // that cannot move never keeps the rest from being swept; at most DUE_PER_RUN addresses worked.
+  const perRun = deps.settings.duePerRun ?? DUE_PER_RUN;
+  let worked = 0;
+  let trxShort = false;
+  let after: string | undefined;
+  for (let page = 0; page < DUE_PAGES_PER_RUN && worked < perRun && !trxShort; page++) {
+    const due = await deps.store.dueAddresses(perRun, after);
+    const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, due.map((candidate) => candidate.address), usdtAtEach(deps.usdtBalanceOf)) : new Set<string>();
+    result.frozen += frozen.size;
+    for (const candidate of due.filter((candidate) => !frozen.has(candidate.address))) {
+      if (worked >= perRun) break;
+      const open = await deps.store.openSweep(candidate.address);
+      const at = now().toISOString();
+      if (!open) {
+        const retryAt = sweepBackoffUntil(await deps.store.finishedSweeps(candidate.address, 10));
+        if (retryAt && now() < retryAt) {
+          result.held++;
+          continue;
+        }
+        worked++;
+        const balance = await dueBalance(deps, candidate.address);
+        if (balance === null) continue;
+        const trxThere = await deps.feeBalanceOf(candidate.address);
+        if (trxThere >= deps.settings.feeTopUp) {
+          // The top-up of an earlier attempt is still there (its sweep was lost or expired): no new top-up.
+          const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: balance });
+          const sweeping: Sweep = { ...newSweep(candidate, balance, at), status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt };
+          if (!(await saved(deps, null, sweeping))) continue;
+          if (await broadcastStep(deps, sweeping, transfer, await deps.depositKeys.signFor(candidate.addressIndex, Buffer.from(transfer.txId, 'hex')))) result.swept++;
+          continue;
+        }
+        // A hot wallet short of the top-up and its fee would have it refused or fail: the address
+        // waits, as held, with no failed sweep against it (three in a row back it off for hours),
+        // until TRX arrives. Only what the address lacks: TRX an earlier attempt or reclaim left there counts.
+        const topUpSun = deps.settings.feeTopUp - trxThere;
+        hotWalletTrx ??= await deps.feeBalanceOf(hotWallet);
+        if (hotWalletTrx < topUpSun + TOP_UP_FEE_ALLOWANCE_SUN) {
+          result.held++;
+          // No top-up goes out this run: reading further addresses would only hold them too.
+          trxShort = true;
+          continue;
+        }
+        hotWalletTrx -= topUpSun + TOP_UP_FEE_ALLOWANCE_SUN;
+        const topUp = await deps.builder.feeTransfer({ from: hotWallet, to: candidate.address, amount: topUpSun });
+        const sweep: Sweep = { ...newSweep(candidate, balance, at), topUpTxHash: topUp.txId, stepExpiresAt: topUp.expiresAt };
+        // Stored before it is broadcast, like a withdrawal: a crash cannot send it twice.
+        if (!(await saved(deps, null, sweep))) continue;
+        if (await broadcastStep(deps, sweep, topUp, await deps.hotWallet.signTransactionId(Buffer.from(topUp.txId, 'hex')))) result.toppedUp++;
         continue;
       }
-      const balance = await dueBalance(deps, candidate.address);
-      if (balance === null) continue;
-      const trxThere = await deps.feeBalanceOf(candidate.address);
-      if (trxThere >= deps.settings.feeTopUp) {
-        // The top-up of an earlier attempt is still there (its sweep was lost or expired): no new top-up.
-        const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: balance });
-        const sweeping: Sweep = { ...newSweep(candidate, balance, at), status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt };
-        if (!(await saved(deps, null, sweeping))) continue;
-        if (await broadcastStep(deps, sweeping, transfer, await deps.depositKeys.signFor(candidate.addressIndex, Buffer.from(transfer.txId, 'hex')))) result.swept++;
+      worked++;
+      const step = stepOf(open);
+      const { settled } = await sentTransactionOutcome(deps.chain, stepTxHash(open, step)!, open.stepExpiresAt, final);
+      if (!settled) continue; // not final yet
+      if (step === 'reclaim') {
+        // The USDT is in the hot wallet already (the sweep counted done then): what is left is the TRX.
+        if (settled !== 'expired' && settled.result === 'SUCCESS') {
+          await finished(deps, open, { ...open, status: 'done', updatedAt: at });
+          continue;
+        }
+        const outcome = settled === 'expired' ? 'TRANSACTION_EXPIRED' : settled.result;
+        const fields = { address: open.address, txId: open.reclaimTxHash, outcome, attempts: open.reclaimAttempts };
+        if (open.reclaimAttempts < RECLAIM_ATTEMPTS && (await reclaimed(deps, open, hotWallet, at))) {
+          (deps.log ?? stderrLog).warn('the TRX reclaim of a sweep did not land; signed again', fields);
+          continue;
+        }
+        // Left at the address, where a next sweep of it would use it; the finished sweep says so (reclaimedSun null).
+        (deps.log ?? stderrLog).error('the TRX left after a sweep could not be sent back to the hot wallet; it stays at the deposit address', fields);
+        await finished(deps, open, { ...open, status: 'done', reclaimedSun: null, updatedAt: at });
         continue;
       }
-      // A hot wallet short of the top-up and its fee would have it refused or fail: the address
-      // waits, as held, with no failed sweep against it (three in a row back it off for hours),
-      // until TRX arrives. Only what the address lacks: TRX an earlier attempt or reclaim left there counts.
-      const topUpSun = deps.settings.feeTopUp - trxThere;
-      hotWalletTrx ??= await deps.feeBalanceOf(hotWallet);
-      if (hotWalletTrx < topUpSun + TOP_UP_FEE_ALLOWANCE_SUN) {
-        result.held++;
+      if (settled === 'expired' || settled.result !== 'SUCCESS') {
+        // Lost (a failed or dropped broadcast) or failed on chain: the sweep ends failed and the
+        // address, still due, gets a fresh sweep on a later run.
+        const reason = settled === 'expired' ? 'TRANSACTION_EXPIRED' : settled.result;
+        if (await deps.store.saveSweep(open, { ...open, status: 'failed', failureReason: step === 'top-up' ? `top-up ${reason}` : reason, updatedAt: at })) result.failed++;
         continue;
       }
-      hotWalletTrx -= topUpSun + TOP_UP_FEE_ALLOWANCE_SUN;
-      const topUp = await deps.builder.feeTransfer({ from: hotWallet, to: candidate.address, amount: topUpSun });
-      const sweep: Sweep = { ...newSweep(candidate, balance, at), topUpTxHash: topUp.txId, stepExpiresAt: topUp.expiresAt };
-      // Stored before it is broadcast, like a withdrawal: a crash cannot send it twice.
-      if (!(await saved(deps, null, sweep))) continue;
-      if (await broadcastStep(deps, sweep, topUp, await deps.hotWallet.signTransactionId(Buffer.from(topUp.txId, 'hex')))) result.toppedUp++;
-      continue;
-    }
-    const step = stepOf(open);
-    const { settled } = await sentTransactionOutcome(deps.chain, stepTxHash(open, step)!, open.stepExpiresAt, final);
-    if (!settled) continue; // not final yet
-    if (step === 'reclaim') {
-      // The USDT is in the hot wallet already (the sweep counted done then): what is left is the TRX.
-      if (settled !== 'expired' && settled.result === 'SUCCESS') {
-        await finished(deps, open, { ...open, status: 'done', updatedAt: at });
+      if (step === 'top-up') {
+        const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: open.amount });
+        const sweeping: Sweep = { ...open, status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt, updatedAt: at };
+        if (!(await saved(deps, open, sweeping))) continue;
+        if (await broadcastStep(deps, sweeping, transfer, await deps.depositKeys.signFor(open.addressIndex, Buffer.from(transfer.txId, 'hex')))) result.swept++;
         continue;
       }
-      const outcome = settled === 'expired' ? 'TRANSACTION_EXPIRED' : settled.result;
-      const fields = { address: open.address, txId: open.reclaimTxHash, outcome, attempts: open.reclaimAttempts };
-      if (open.reclaimAttempts < RECLAIM_ATTEMPTS && (await reclaimed(deps, open, hotWallet, at))) {
-        (deps.log ?? stderrLog).warn('the TRX reclaim of a sweep did not land; signed again', fields);
-        continue;
+      // The hot wallet received the amount less any fee the token's issuer took: Cambio's cost, booked with the sweep.
+      const received = receivedBy(settled, hotWallet);
+      const fee = received === null ? null : tokenFeeEntry('tron', open.sweepTxHash!, open.amount - received, now());
+      if (await reclaimed(deps, open, hotWallet, at, fee)) {
+        result.done++;
+      } else if (await finished(deps, open, { ...open, status: 'done', updatedAt: at }, fee)) {
+        result.done++;
       }
-      // Left at the address, where a next sweep of it would use it; the finished sweep says so (reclaimedSun null).
-      (deps.log ?? stderrLog).error('the TRX left after a sweep could not be sent back to the hot wallet; it stays at the deposit address', fields);
-      await finished(deps, open, { ...open, status: 'done', reclaimedSun: null, updatedAt: at });
-      continue;
     }
-    if (settled === 'expired' || settled.result !== 'SUCCESS') {
-      // Lost (a failed or dropped broadcast) or failed on chain: the sweep ends failed and the
-      // address, still due, gets a fresh sweep on a later run.
-      const reason = settled === 'expired' ? 'TRANSACTION_EXPIRED' : settled.result;
-      if (await deps.store.saveSweep(open, { ...open, status: 'failed', failureReason: step === 'top-up' ? `top-up ${reason}` : reason, updatedAt: at })) result.failed++;
-      continue;
-    }
-    if (step === 'top-up') {
-      const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: open.amount });
-      const sweeping: Sweep = { ...open, status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt, updatedAt: at };
-      if (!(await saved(deps, open, sweeping))) continue;
-      if (await broadcastStep(deps, sweeping, transfer, await deps.depositKeys.signFor(open.addressIndex, Buffer.from(transfer.txId, 'hex')))) result.swept++;
-      continue;
-    }
-    // The hot wallet received the amount less any fee the token's issuer took: Cambio's cost, booked with the sweep.
-    const received = receivedBy(settled, hotWallet);
-    const fee = received === null ? null : tokenFeeEntry('tron', open.sweepTxHash!, open.amount - received, now());
-    if (await reclaimed(deps, open, hotWallet, at, fee)) {
-      result.done++;
-    } else if (await finished(deps, open, { ...open, status: 'done', updatedAt: at }, fee)) {
-      result.done++;
-    }
+    if (due.length < perRun) break;
+    after = due.at(-1)!.address;
   }
   return result;
 }
