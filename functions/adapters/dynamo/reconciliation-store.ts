@@ -6,7 +6,6 @@ import { depositAddressItem } from './items/deposit-address.ts';
 import { dustTransferItem } from './items/dust-transfer.ts';
 import { batchGetAll, gsi1Partition, pagesOf } from './queries.ts';
 import { ledgerEntryItem } from './items/ledger-entry.ts';
-import { balanceItem } from './items/balance.ts';
 import { depositItem } from './items/deposit.ts';
 import { withdrawalItem } from './items/withdrawal.ts';
 import { NETWORK_NAMES, type NetworkName } from '#functions/networks/names';
@@ -24,12 +23,18 @@ import { SWEEPS_IN_FLIGHT } from '#functions/networks/record-registry';
 export type AddressScope = 'unswept' | { every: readonly NetworkName[] };
 
 /**
- * The ledger side of reconciliation. Balances and Cambio's own accounts come from one full Scan:
- * no index lists every company's balance, and the fee and desk accounts exist only as postings
- * in ledger entries. An operator's tool run hourly or on demand (and on a DynamoDB export by
+ * The ledger side of reconciliation. The companies' USDT and Cambio's own accounts come from the
+ * ledger entries of one full Scan: no index lists every company's entries, and the fee and desk
+ * accounts exist only as postings in them. (That each Balance item equals its entries is the
+ * ledger's own check, `npm run ledger:csv`.) An operator's tool run hourly or on demand (and on a DynamoDB export by
  * finance), never on a request path. The addresses come from GSI1 queries made after the Scan,
  * so that a transfer credited before its balance was read is found (reconcileHoldings).
  */
+/** A withdrawal's settling entry: `withdrawal:<id>:completed` or `:failed` (functions/withdrawals/withdrawal-sending.ts). */
+const SETTLING_REFERENCE = /^withdrawal:([^:]+):(?:completed|failed)$/;
+/** Every company account (companyAccount: `company:<id>:<bucket>`). */
+const COMPANY_ACCOUNT_PREFIX = 'company:';
+
 export async function ledgerSide(
   db: DynamoDBDocumentClient,
   tableName: string,
@@ -41,8 +46,12 @@ export async function ledgerSide(
 ): Promise<LedgerSide> {
   const listsEvery = scope === 'unswept' ? [] : scope.every.map((network) => networkNamed(network).address);
   const kept = (address: string) => readEvery(address) || listsEvery.some((form) => form.is(address));
-  let companiesUsdt = 0n;
   const postings = new AccountBalances();
+  // The withdrawals whose settling entry (completed or failed) this Scan has read, in the company
+  // partition it is reading: a partition's entries (LEDGER#…) come before its withdrawals
+  // (WITHDRAWAL#…), so each withdrawal is judged against the entries read before it.
+  let partition: unknown;
+  const settledInEntries = new Set<string>();
   const everyAddress: string[] = [];
   const processing: LedgerSide['processing'] = [];
   const sweepsInFlight: NonNullable<LedgerSide['sweepsInFlight']> = [];
@@ -50,11 +59,15 @@ export async function ledgerSide(
   // One pass over the table, a page at a time: memory holds one page, not the table.
   for await (const page of pagesOf(db, (ExclusiveStartKey) => new ScanCommand({ TableName: tableName, ExclusiveStartKey, ConsistentRead: true }))) {
     for (const item of page) {
-      if (balanceItem.isOne(item)) {
-        const balance = balanceItem.fromItem(item);
-        if (balance.currency === 'USDT') companiesUsdt += balance.available + balance.pending + balance.locked + balance.held;
-      } else if (ledgerEntryItem.isOne(item)) {
-        postings.add(ledgerEntryItem.fromItem(item));
+      if (item.PK !== partition) {
+        partition = item.PK;
+        settledInEntries.clear();
+      }
+      if (ledgerEntryItem.isOne(item)) {
+        const entry = ledgerEntryItem.fromItem(item);
+        postings.add(entry);
+        const settled = SETTLING_REFERENCE.exec(entry.reference);
+        if (settled) settledInEntries.add(settled[1]!);
       } else if (depositAddressItem.isOne(item)) {
         const address = depositAddressItem.addressOf(item);
         if (kept(address)) everyAddress.push(address);
@@ -63,8 +76,11 @@ export async function ledgerSide(
         (dust[network] ??= []).push({ address, amount });
       } else if (withdrawalItem.isOne(item)) {
         const withdrawal = withdrawalItem.fromItem(item);
-        // Every version of a payout replaced at a higher fee (EVM): any one of them may be the one mined.
-        if (withdrawal.status === 'processing' && withdrawal.txHash)
+        // Still owed by the entries read: processing, or completed since they were read (a payout
+        // settling while the Scan crossed the partition). Every version of a payout replaced at a
+        // higher fee (EVM): any one of them may be the one mined.
+        const unsettledInEntries = withdrawal.status === 'processing' || (withdrawal.status === 'completed' && !settledInEntries.has(withdrawal.id));
+        if (unsettledInEntries && withdrawal.txHash)
           processing.push({ network: withdrawal.network, txHashes: [withdrawal.txHash, ...(withdrawal.transaction?.replacedTxHashes ?? [])], amount: withdrawal.amount });
       } else {
         // A family's own sweep records (functions/networks/record-registry.ts).
@@ -75,6 +91,11 @@ export async function ledgerSide(
       }
     }
   }
+  // The companies' USDT as the entries read add up, not their Balance items: those are read before
+  // the entries (BALANCE#… sorts first), so a payout settling between the two reads would be owed by
+  // the balance and settled by the entries, a false shortfall every run while payouts flow.
+  let companiesUsdt = 0n;
+  for (const { account, currency, balance } of postings.all()) if (currency === 'USDT' && account.startsWith(COMPANY_ACCOUNT_PREFIX)) companiesUsdt += balance;
   const treasuryUsdt = [EXTERNAL_ACCOUNTS.networkFees, EXTERNAL_ACCOUNTS.conversionDesk, EXTERNAL_ACCOUNTS.hotWalletFloat, EXTERNAL_ACCOUNTS.tokenFees].reduce(
     (sum, account) => sum + postings.of(account, 'USDT'),
     0n,
