@@ -88,6 +88,30 @@ describe('the statement', () => {
     expect(closing[8]).toBe(`${usdtLines.filter((line) => line[0] === 'entry').length}.000000`);
   });
 
+  it('opens the period of a company whose money moves within every short read from the entries before it', async () => {
+    // Entries before the period and in it; a new credit commits on every read of the balances, so
+    // no two reads ever agree.
+    const history = [credit(3_000_000n, '2026-10-05T10:00:00.000Z'), credit(4_000_000n, '2026-10-20T10:00:00.000Z'), credit(1_000_000n, '2026-11-03T10:00:00.000Z')];
+    let clock = Date.parse('2026-11-26T11:00:00.000Z');
+    const store: StatementStore = {
+      async getBalances() {
+        history.push(credit(500_000n, new Date((clock += 100)).toISOString()));
+        return usdt(history.reduce((sum, entry) => sum + entry.postings[0]!.amount, 0n), history.at(-1)!.createdAt);
+      },
+      async *ledgerEntries(_companyId, range) {
+        yield history.filter((e) => Date.parse(e.createdAt) >= range.fromMs && (range.toMs === undefined || Date.parse(e.createdAt) < range.toMs));
+      },
+    };
+
+    const usdtLines = (await csvOf(store, { from: '2026-11-01', to: '2026-11-25' })).filter((line) => line[4] === 'USDT').map((line) => [line[0], line[8]]);
+
+    expect(usdtLines).toEqual([
+      ['opening', '7.000000'],
+      ['entry', '8.000000'],
+      ['closing', '8.000000'],
+    ]);
+  });
+
   it('opens a period after the entries on the balance they left', async () => {
     const lines = await csvOf(storeWithACommitInBetween(), { from: '2026-11-21', to: '2026-11-25' });
 
