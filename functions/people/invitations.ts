@@ -7,7 +7,7 @@ import { actorOf, commandLine } from './caller.ts';
 import { releaseUnverifiedAddress, type EmailVerificationStore, type UnverifiedAccounts } from './email-verification.ts';
 import type { IdentityProvider, SessionTokens, TwoFactorChallenge } from './identity.ts';
 import type { PersonAudit } from './memberships.ts';
-import { auditSignIn, signInNewPerson } from './sign-in.ts';
+import { auditSignIn, followPoolTwoFactorOff, signInNewPerson, type SignInDeps } from './sign-in.ts';
 import { attemptKey, withinSignInLimits, type SignInAttempts } from './sign-in-limits.ts';
 import { checkEmail, passwordProblems, type Membership, type Person, type Role } from './team.ts';
 
@@ -72,6 +72,8 @@ export interface InvitationAcceptance extends PersonAudit {
   invitations: Pick<InvitationStore, 'findInvitation' | 'acceptInvitation'>;
   people: EmailVerificationStore;
   attempts: SignInAttempts;
+  /** Each person's two-factor mark, which follows the user pool here as at the sign-in page. */
+  marks: SignInDeps['marks'];
 }
 
 /**
@@ -109,6 +111,9 @@ export async function acceptInvitation(deps: InvitationAcceptance, input: { toke
     await identity.signOut(session.accessToken);
     throw error;
   }
+  // The pool let them in on the password alone, so two-factor is off there (an operator turned it
+  // off): the mark follows, as at the sign-in page, and a company that requires it refuses them.
+  await followPoolTwoFactorOff(deps.marks, session.personId);
   await auditSignIn(deps, session.personId, origin, now);
   // The company joined, which the page opens (a person of several companies lands in this one).
   return { ...session, companyId: invitation.companyId };

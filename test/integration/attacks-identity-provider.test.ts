@@ -6,7 +6,7 @@ import { totpCode } from '#local/totp';
 import { LOCAL_USER_POOL_ID } from '#local/cognito-emulator';
 import { useTestApi } from '../support/local-api.ts';
 import { rawSessionItem, sessionTokens } from '../support/dashboard-sessions.ts';
-import { dashboardBrowser, signedUpOwnerWithTwoFactor, STRONG_PASSWORD } from '../support/dashboard.ts';
+import { dashboardBrowser, invitationTokenMailedTo, signedUpOwner, signedUpOwnerWithTwoFactor, STRONG_PASSWORD } from '../support/dashboard.ts';
 
 /**
  * Someone signed in to the dashboard calling the identity provider (locally the Cognito emulator,
@@ -76,6 +76,20 @@ describe('the identity provider, called with what the browser holds', () => {
     // The old session confirms on the password alone: the user pool asks for no code.
     expect((await owner.browser.call('POST', '/session/confirm', { body: { password: STRONG_PASSWORD } })).status).toBe(200);
     expect((await owner.browser.call('GET', `/companies/${owner.companyId}/team`)).status).toBe(403);
+  });
+
+  it('takes the user pool’s word when the person joins another company through an invitation: two-factor turned off there, their own company that requires it refuses them', async () => {
+    const person = await signedUpOwnerWithTwoFactor(api.runtime, 'Own Required Co');
+    expect((await person.browser.call('PUT', `/companies/${person.companyId}/two-factor-requirement`, { body: { required: true } })).status).toBe(200);
+    expect((await userPool('AdminSetUserMFAPreference', { UserPoolId: LOCAL_USER_POOL_ID, Username: person.email, SoftwareTokenMfaSettings: { Enabled: false } })).status).toBe(200);
+    const inviter = await signedUpOwner(api.runtime, 'Joined Later Co');
+    expect((await inviter.browser.call('POST', `/companies/${inviter.companyId}/team/invitations`, { body: { email: person.email, role: 'Viewer' } })).status).toBe(201);
+
+    // The password alone joins: the user pool asks for no code.
+    const browser = dashboardBrowser(api.runtime);
+    expect((await browser.call('POST', '/invitations/accept', { body: { token: invitationTokenMailedTo(api.runtime, person.email), password: STRONG_PASSWORD } })).status).toBe(200);
+    expect((await browser.call('GET', '/me/two-factor')).body.data).toEqual({ enabled: false });
+    expect((await browser.call('GET', `/companies/${person.companyId}/team`)).status).toBe(403);
   });
 
   it("keeps the session's Cognito tokens on the server, sealed under the hash of the cookie, and renews its access token there once expired", async () => {
