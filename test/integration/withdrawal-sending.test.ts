@@ -328,15 +328,21 @@ describe("the hot wallet's float", () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
-  it('a hot wallet without the TRX one payout may burn sends nothing: the withdrawal waits pending, not failed OUT_OF_ENERGY, and leaves once TRX arrives', async () => {
-    // A hot wallet of its own with USDT for the payout and 1 TRX, below the 30 TRX fee limit.
+  /** A hot wallet of its own, holding `usdtAmount` and the TRX `trx` gives of the sandbox's fee limit, its sender checking its TRX. */
+  async function hotWalletOfItsOwn(usdtAmount: bigint, trx: (feeLimitSun: bigint) => bigint) {
     const signer = new LocalKeySigner(randomBytes(32).toString('hex'));
     const hotWallet = await signer.address();
     const feeLimitSun = BigInt(STAGES.sandbox.functionEnvironment.WITHDRAWAL_FEE_LIMIT_SUN!);
     const trxDeps: SendingDeps = { ...deps, signer, hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet), hotWalletTrx: hotWalletTrxOf(chain, signer, feeLimitSun) };
-    await chain.submitTransfer({ contract: USDT, from: destination, to: hotWallet, amount: usdt('10') });
-    await chain.submitTransfer({ contract: SANDBOX_TRX, from: destination, to: hotWallet, amount: 1_000_000n });
+    await chain.submitTransfer({ contract: USDT, from: destination, to: hotWallet, amount: usdtAmount });
+    await chain.submitTransfer({ contract: SANDBOX_TRX, from: destination, to: hotWallet, amount: trx(feeLimitSun) });
     clock.advanceBlocks(1);
+    return { hotWallet, feeLimitSun, trxDeps };
+  }
+
+  it('a hot wallet without the TRX one payout may burn sends nothing: the withdrawal waits pending, not failed OUT_OF_ENERGY, and leaves once TRX arrives', async () => {
+    // A hot wallet of its own with USDT for the payout and 1 TRX, below the 30 TRX fee limit.
+    const { hotWallet, feeLimitSun, trxDeps } = await hotWalletOfItsOwn(usdt('10'), () => 1_000_000n);
     const withdrawal = await withdraw(destination, '8');
 
     expect(await sendWithdrawals(trxDeps)).toMatchObject({ sent: 0, awaitingFee: 1 });
@@ -352,13 +358,7 @@ describe("the hot wallet's float", () => {
 
   it('signs no more payouts in a run than the hot wallet’s TRX covers at one fee limit each: the rest wait pending, not failed', async () => {
     // TRX for two payouts' fee limits (and a little), three payouts pending.
-    const signer = new LocalKeySigner(randomBytes(32).toString('hex'));
-    const hotWallet = await signer.address();
-    const feeLimitSun = BigInt(STAGES.sandbox.functionEnvironment.WITHDRAWAL_FEE_LIMIT_SUN!);
-    const trxDeps: SendingDeps = { ...deps, signer, hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet), hotWalletTrx: hotWalletTrxOf(chain, signer, feeLimitSun) };
-    await chain.submitTransfer({ contract: USDT, from: destination, to: hotWallet, amount: usdt('30') });
-    await chain.submitTransfer({ contract: SANDBOX_TRX, from: destination, to: hotWallet, amount: 2n * feeLimitSun + 1_000_000n });
-    clock.advanceBlocks(1);
+    const { hotWallet, feeLimitSun, trxDeps } = await hotWalletOfItsOwn(usdt('30'), (feeLimit) => 2n * feeLimit + 1_000_000n);
     const withdrawals = [await withdraw(destination, '5'), await withdraw(destination, '6'), await withdraw(destination, '7')];
 
     expect(await sendWithdrawals(trxDeps)).toMatchObject({ sent: 2, awaitingFee: 1, hotWalletTrxShort: true });

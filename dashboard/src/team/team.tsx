@@ -20,6 +20,21 @@ const ROLE_MEANING: Record<Role, string> = {
 const raises = (from: Role | null, to: Role) => ROLES.indexOf(to) < (from ? ROLES.indexOf(from) : ROLES.indexOf('Viewer'));
 const MONEY_REACH_HINT = 'Yours, again: this role can send withdrawals or issue the API keys that send them.';
 
+/** A dialog's `Role` field, and the proof fields shown while the role chosen `raises` the person:
+ * `change` is the request's role and that proof. */
+function useRoleWithProof(idPrefix: string, roles: readonly Role[], from: Role | null, initial: Role) {
+  const [role, setRole] = useState<Role>(initial);
+  const { proof, fields } = useProofFields(idPrefix, MONEY_REACH_HINT);
+  const asksProof = raises(from, role);
+  const roleFields = (
+    <>
+      <RoleSelect roles={roles} value={role} onChange={setRole} />
+      {asksProof && fields}
+    </>
+  );
+  return { roleFields, change: { role, ...(asksProof && proof) } };
+}
+
 type Open = { kind: 'twoFactor'; required: boolean } | { kind: 'invite' } | { kind: 'invited'; email: string; emailed: boolean } | { kind: 'role'; member: Member } | { kind: 'remove'; member: Member } | { kind: 'revoke'; invitation: Invitation } | null;
 
 /** Members and pending invitations (../shared/dashboard.md, Team). Owners and Admins change the team;
@@ -214,20 +229,14 @@ function RoleSelect(props: { roles: readonly Role[]; value: Role; onChange: (rol
 
 function InviteDialog(props: { companyId: string; roles: readonly Role[]; onClose: () => void; onInvited: (invited: { email: string; emailed: boolean }) => void }) {
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('Developer');
-  const { proof, fields } = useProofFields('invite', MONEY_REACH_HINT);
-  const asksProof = raises(null, role);
-  const { error, busy, run } = useAction(
-    async () => (await teamApi.inviteMember(props.companyId, { email, role, ...(asksProof && proof) })).data,
-    props.onInvited,
-  );
+  const { roleFields, change } = useRoleWithProof('invite', props.roles, null, 'Developer');
+  const { error, busy, run } = useAction(async () => (await teamApi.inviteMember(props.companyId, { email, ...change })).data, props.onInvited);
   return (
     <Dialog title="Invite member" onClose={props.onClose}>
       <form onSubmit={run}>
         <label for="invite-email">Email</label>
         <input id="invite-email" type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} required maxLength={254} />
-        <RoleSelect roles={props.roles} value={role} onChange={setRole} />
-        {asksProof && fields}
+        {roleFields}
         <ErrorMessage error={error} />
         <DialogButtons label="Invite" busy={busy} onCancel={props.onClose} />
       </form>
@@ -236,15 +245,12 @@ function InviteDialog(props: { companyId: string; roles: readonly Role[]; onClos
 }
 
 function RoleDialog(props: { companyId: string; member: Member; roles: readonly Role[]; onClose: () => void; onChanged: () => void }) {
-  const [role, setRole] = useState<Role>(props.member.role);
-  const { proof, fields } = useProofFields('role', MONEY_REACH_HINT);
-  const asksProof = raises(props.member.role, role);
-  const { error, busy, run } = useAction(() => teamApi.changeRole(props.companyId, props.member.personId, { role, ...(asksProof && proof) }), props.onChanged);
+  const { roleFields, change } = useRoleWithProof('role', props.roles, props.member.role, props.member.role);
+  const { error, busy, run } = useAction(() => teamApi.changeRole(props.companyId, props.member.personId, change), props.onChanged);
   return (
     <Dialog title={`Change the role of ${props.member.email}`} onClose={props.onClose}>
       <form onSubmit={run}>
-        <RoleSelect roles={props.roles} value={role} onChange={setRole} />
-        {asksProof && fields}
+        {roleFields}
         <ErrorMessage error={error} />
         <DialogButtons label="Save" busy={busy} onCancel={props.onClose} />
       </form>
