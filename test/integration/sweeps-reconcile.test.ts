@@ -1,5 +1,8 @@
 import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { HDKey } from '@scure/bip32';
+import { HdDepositKeySigner } from '#functions/networks/tron/deposit-key-signer';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit } from '#functions/deposits/deposits';
 import { scanDeposits } from '#functions/deposits/deposit-scan';
@@ -654,6 +657,21 @@ describe('sweeps and reconciliation', () => {
     for (let i = 0; i < 4; i++) await runJobs();
     expect(await chain.tokenBalance(USDT, stuck.address)).toBe(0n);
     expect((await reconcileBoth()).balanced).toBe(true);
+  });
+
+  it('tops up no address the sweep key does not sign for (a key that is not the deposit xpub’s): held, the hot wallet’s TRX kept', async () => {
+    const deposit = await confirmedDepositAlone('wrong-sweep-key', '4');
+    const anotherAccount = HDKey.fromMasterSeed(randomBytes(32)).derive("m/44'/195'/0'").privateExtendedKey;
+    const wrongKey = { ...sweeping, depositKeys: new HdDepositKeySigner(async () => anotherAccount) };
+    const trxBefore = await chain.feeBalance(await hotWallet.address());
+
+    expect(await sweepDepositAddresses(wrongKey)).toMatchObject({ toppedUp: 0, swept: 0, held: 1 });
+    clock.advanceBlocks(20);
+    expect(await chain.feeBalance(await hotWallet.address())).toBe(trxBefore);
+    expect(await chain.feeBalance(deposit.address)).toBe(0n);
+    // With the right key it is swept, no backoff from the refusal.
+    for (let i = 0; i < 3; i++) await runJobs();
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
   });
 
   it("with the issuer's fee on, a sweep mined and not yet final reconciles: its fee is reported in flight until the sweep settles and books it", async () => {

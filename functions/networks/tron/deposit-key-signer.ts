@@ -14,9 +14,17 @@ export class HdDepositKeySigner implements DepositKeySigner {
   constructor(private readonly loadXprv: () => Promise<string>) {}
 
   async signFor(index: number, txId: Uint8Array): Promise<Uint8Array> {
+    return (await this.keyAt(index)).signTransactionId(txId);
+  }
+
+  async addressAt(index: number): Promise<string> {
+    return (await this.keyAt(index)).address();
+  }
+
+  private async keyAt(index: number): Promise<LocalKeySigner> {
     const child = (await this.load()).deriveChild(0).deriveChild(index);
     if (!child.privateKey) throw new Error(`No private key at index ${index}`);
-    return new LocalKeySigner(Buffer.from(child.privateKey).toString('hex')).signTransactionId(txId);
+    return new LocalKeySigner(Buffer.from(child.privateKey).toString('hex'));
   }
 
   private load(): Promise<HDKey> {

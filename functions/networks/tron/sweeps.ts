@@ -70,6 +70,8 @@ export interface SweepBuilder extends TransferBuilder {
 export interface DepositKeySigner {
   /** Signs as the deposit address at index `index` of the deposit account (m/44'/<coin>'/0'/0/index). */
   signFor(index: number, txId: Uint8Array): Promise<Uint8Array>;
+  /** The address the key at `index` signs for. */
+  addressAt(index: number): Promise<string>;
 }
 
 export interface SweepDeps {
@@ -182,6 +184,13 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
         worked++;
         const balance = await dueBalance(deps, candidate.address);
         if (balance === null) continue;
+        // A sweep key that is not the deposit xpub's (SWEEP_ACCOUNT_XPRV_SECRET set wrong) signs for
+        // other addresses: each top-up would strand its TRX at an address whose sweep is refused.
+        if ((await deps.depositKeys.addressAt(candidate.addressIndex)) !== candidate.address) {
+          (deps.log ?? stderrLog).error('the sweep key does not give this deposit address at its index: not topped up, not swept', { address: candidate.address, addressIndex: candidate.addressIndex });
+          result.held++;
+          continue;
+        }
         const trxThere = await deps.feeBalanceOf(candidate.address);
         if (trxThere >= deps.settings.feeTopUp) {
           // The top-up of an earlier attempt is still there (its sweep was lost or expired): no new top-up.
