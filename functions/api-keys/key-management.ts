@@ -20,9 +20,11 @@ import { confirmChange, type ChangeConfirmation } from '../people/step-up.ts';
 export interface ApiKeyStore extends ApiKeyLookup {
   apiKeysOf(companyId: string): Promise<ApiKeyRecord[]>;
   addApiKey(record: ApiKeyRecord, audit: AuditEntry): Promise<void>;
-  /** Writes the key's secret hashes and status only if its secret and status are still `before`'s,
-   * so two concurrent rolls cannot both believe they set the secret. NOT_FOUND otherwise. */
-  updateApiKey(before: ApiKeyRecord, after: ApiKeyRecord, audit: AuditEntry): Promise<void>;
+  /** Writes what `after` changes of `before` (and `alwaysWritten`, what the change sets whatever was
+   * read) only if its secret and status are still `before`'s, so two concurrent rolls cannot both
+   * believe they set the secret, and a roll never writes back a list of allowed IPs it read before an
+   * edit. NOT_FOUND otherwise. */
+  updateApiKey(before: ApiKeyRecord, after: ApiKeyRecord, audit: AuditEntry, alwaysWritten?: readonly (keyof ApiKeyRecord)[]): Promise<void>;
 }
 
 export interface KeyDeps {
@@ -138,7 +140,9 @@ export async function changeApiKeyAllowedIps(deps: KeyDeps, caller: Caller, keyI
   const before = await ownActiveKey(deps.keys, caller, keyId);
   const ips = allowedIpsFrom(input.allowedIps);
   const after: ApiKeyRecord = { ...before, allowedIps: ips.length ? ips : null };
-  await deps.keys.updateApiKey(before, after, auditEntry(after.companyId, 'api_key.allowed_ips_changed', actorOf(caller.membership), caller.origin, now, keyId, { allowedIps: ips.length ? ips.join(' ') : 'any' }));
+  // The list is written even when it equals the one read: an edit made meanwhile is replaced by this
+  // one, which is what its answer, audit entry and mail say.
+  await deps.keys.updateApiKey(before, after, auditEntry(after.companyId, 'api_key.allowed_ips_changed', actorOf(caller.membership), caller.origin, now, keyId, { allowedIps: ips.length ? ips.join(' ') : 'any' }), ['allowedIps']);
   await tellManagers(deps, caller, after, 'allowedIps', now);
   return apiKeyView(after, now);
 }

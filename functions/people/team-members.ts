@@ -108,11 +108,14 @@ export async function inviteMember(
       limit: INVITATION_LIMITS.pendingPerCompany,
     });
   }
-  await confirmChange(caller, confirmation, moneyReachOf(null, input.role), now);
   const by = { actor: actorOf(caller.membership), origin: caller.origin };
-  // Counted once the invitation is known to be made: a refused one sends no mail, so it spends none
-  // of the address's daily invitations.
-  const { invitation, token } = await addNewInvitation(store, companyId, email, input.role, by, now, () => countInvitation(counts, companyId, email, now));
+  // Once the person is known not to be a member (a password and a single-use code are not spent on an
+  // invitation refused for that), the proof; then counted, once the invitation is known to be made: a
+  // refused one sends no mail, so it spends none of the address's daily invitations.
+  const { invitation, token } = await addNewInvitation(store, companyId, email, input.role, by, now, async () => {
+    await confirmChange(caller, confirmation, moneyReachOf(null, input.role), now);
+    await countInvitation(counts, companyId, email, now);
+  });
   const emailed = await mailInvitation(mail, invitation, token, caller.membership.email);
   return { email, role: input.role, expiresAt: invitation.expiresAt, emailed };
 }
@@ -170,7 +173,7 @@ async function countInvitation(counts: MailCounts, companyId: string, email: str
 }
 
 /** A new invitation to the company for someone not yet its member, stored with its audit entry;
- * `beforeWrite` (the mail limits) runs once the person is known not to be a member. */
+ * `beforeWrite` (the proof, the mail limits) runs once the person is known not to be a member. */
 async function addNewInvitation(
   store: TeamStore,
   companyId: string,

@@ -24,8 +24,9 @@ export const tronStack: NetworkFamilyStack = {
           blockMs: tron.blockMs,
           stuckBecause: 'signed but neither settled nor expired,',
           issuerControls: TETHER_CONTROLS,
-          // The sender reads its TRX each run and sends nothing below one payout's fee limit.
-          gasLow: { feeSymbol: 'TRX', minimumSetting: 'WITHDRAWAL_FEE_LIMIT_SUN' },
+          // The sender reads its TRX each run and signs a payout only while what is left covers its fee
+          // limit (functions/networks/tron/withdrawal-sending.ts): it counts one when some wait for TRX.
+          gasLow: { feeSymbol: 'TRX', minimumSetting: 'WITHDRAWAL_FEE_LIMIT_SUN for each pending payout' },
         },
       ],
       nodes: [tronGridKey],

@@ -244,4 +244,21 @@ describe('a key changed by two people at once', () => {
     // The new secret works, from the allowed block only (this test's requests come from 127.0.0.1).
     expect((await apiClient(api.runtime, { apiKey: keyId, apiSecret })('GET', '/company')).status).toBe(403);
   });
+
+  it('keeps the list an Edit allowed IPs answered with, even when it equals the list that edit read before another edit', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Two Editors Co');
+    const keys = `/companies/${owner.companyId}/api-keys`;
+    const made = await owner.browser.call('POST', keys, { body: { name: 'Payouts', allowedIps: ['203.0.113.7'], password: STRONG_PASSWORD } });
+    const keyId = made.body.data.apiKey as string;
+    const store = new DynamoApiKeyStore(api.db, api.runtime.tableName);
+    // One editor has read the key ([203.0.113.7]) and saves that same list...
+    const readByFirst = (await store.findApiKey(keyId))!;
+    // ...after a second editor has saved another.
+    expect((await owner.browser.call('PUT', `${keys}/${keyId}/allowed-ips`, { body: { allowedIps: ['198.51.100.0/24'] } })).status).toBe(200);
+    const now = new Date();
+    await store.updateApiKey(readByFirst, { ...readByFirst }, auditEntry(owner.companyId, 'api_key.allowed_ips_changed', { personId: null, email: null }, { sourceIp: '127.0.0.1', userAgent: null }, now, keyId, { allowedIps: '203.0.113.7' }), ['allowedIps']);
+
+    // The last answer said 203.0.113.7: the key holds it.
+    expect((await owner.browser.call('GET', keys)).body.data[0]).toMatchObject({ keyId, allowedIps: ['203.0.113.7'] });
+  });
 });

@@ -138,7 +138,7 @@ describe('sweeps and reconciliation', () => {
     // what was left went back to the hot wallet, but for the reclaim's own fee.
     const trx = await chain.balances(SANDBOX_TRX);
     expect(trx.get(a.address)).toBe(RECLAIM_FEE_ALLOWANCE_SUN - SANDBOX_FEES.trxTransferSun);
-    expect(await new DynamoSweepStore(env.db, env.tableName).dueAddresses(10)).toEqual([]);
+    expect((await new DynamoSweepStore(env.db, env.tableName).dueAddresses(10)).due).toEqual([]);
   });
 
   it('reports USDT on a deposit address the scanner has not seen as a surplus on the sandbox, and leaves it out when reading only unswept addresses', async () => {
@@ -539,7 +539,7 @@ describe('sweeps and reconciliation', () => {
     await sweepDepositAddresses(sweeping);
     expect(await store.openSweep(deposit.address)).toBeNull();
     // Emptied, it leaves the due list in the run its sweep ends, not a run later: its place goes to another address.
-    expect((await store.dueAddresses(50)).map((due) => due.address)).not.toContain(deposit.address);
+    expect((await store.dueAddresses(50)).due.map((due) => due.address)).not.toContain(deposit.address);
     expect((await store.finishedSweeps(deposit.address, 1))[0]).toMatchObject({ status: 'done', reclaimedSun: left - RECLAIM_FEE_ALLOWANCE_SUN });
     expect(await chain.feeBalance(hot)).toBe(hotTrx + left - RECLAIM_FEE_ALLOWANCE_SUN);
     const stillThere = RECLAIM_FEE_ALLOWANCE_SUN - SANDBOX_FEES.trxTransferSun;
@@ -656,6 +656,33 @@ describe('sweeps and reconciliation', () => {
     clock.advance(61 * 60_000);
     for (let i = 0; i < 4; i++) await runJobs();
     expect(await chain.tokenBalance(USDT, stuck.address)).toBe(0n);
+    expect((await reconcileBoth()).balanced).toBe(true);
+  });
+
+  it('reads on past a page that holds only an address with a payment still confirming', async () => {
+    const first = await confirmedDepositAlone('confirming-again', '5');
+    const deposits = new DynamoDepositStore(env.db, env.tableName);
+    let later = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: 'after-the-confirming-0' }, clock.now());
+    for (let i = 1; later.address < first.address; i++) later = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, companyId, { network: 'tron', reference: `after-the-confirming-${i}` }, clock.now());
+    const payer = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 900_100);
+    await chain.submitTransfer({ contract: USDT, from: payer, to: later.address, amount: usdt('6') });
+    clock.advanceBlocks(1);
+    while (((await scan()).lagBlocks ?? 0) > 0);
+    clock.advanceBlocks(20);
+    await confirmDeposits(depositJobs());
+    // The first address is paid again: recorded, still confirming, so the due list leaves it out.
+    await chain.submitTransfer({ contract: USDT, from: payer, to: first.address, amount: usdt('1') });
+    clock.advanceBlocks(1);
+    while (((await scan()).lagBlocks ?? 0) > 0);
+
+    // One address a page: the first page is the first address, left out; the run reads the next.
+    const onePerRun = { ...sweeping, settings: { ...sweeping.settings, duePerRun: 1 } };
+    expect(await sweepDepositAddresses(onePerRun)).toMatchObject({ toppedUp: 1 });
+    expect(await chain.feeBalance(later.address)).toBeGreaterThan(0n);
+    expect(await chain.feeBalance(first.address)).toBe(0n);
+    for (let i = 0; i < 5; i++) await runJobs();
+    expect(await chain.tokenBalance(USDT, later.address)).toBe(0n);
+    expect(await chain.tokenBalance(USDT, first.address)).toBe(0n);
     expect((await reconcileBoth()).balanced).toBe(true);
   });
 

@@ -42,13 +42,13 @@ export class DynamoApiKeyStore extends TableStore implements ApiKeyStore, KeyUse
     await this.db.send(new TransactWriteCommand({ TransactItems: [this.putNew(apiKeyItem.toItem(record)), this.putNew(auditEntryItem.toItem(audit))] }));
   }
 
-  async updateApiKey(before: ApiKeyRecord, after: ApiKeyRecord, audit: AuditEntry): Promise<void> {
+  async updateApiKey(before: ApiKeyRecord, after: ApiKeyRecord, audit: AuditEntry, alwaysWritten: readonly (keyof ApiKeyRecord)[] = []): Promise<void> {
     // An update, not a put: lastUsedAt belongs to the authorizer and must survive a roll. Only what
     // this change changes is written: a roll that read the key before a concurrent `Edit allowed
     // IPs` (its password check takes a while) must not write the old list back, so dropping the
     // key's restriction; the condition below holds the secret and status only. `status` always, so
     // the update is never empty (the condition keeps it `active` or the change's own).
-    const changed = (name: keyof ApiKeyRecord) => JSON.stringify(after[name] ?? null) !== JSON.stringify(before[name] ?? null);
+    const changed = (name: keyof ApiKeyRecord) => alwaysWritten.includes(name) || JSON.stringify(after[name] ?? null) !== JSON.stringify(before[name] ?? null);
     const fields = ['secretHash', 'previousSecretHash', 'previousSecretExpiresAt', 'revokedAt', 'allowedIps'] as const;
     const set = Object.fromEntries([['status', after.status], ...fields.filter(changed).map((name) => [name, after[name]] as const)]);
     const present = Object.entries(set).filter(([, value]) => value !== null);

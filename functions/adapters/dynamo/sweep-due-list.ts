@@ -46,13 +46,21 @@ export class DynamoSweepDueList implements FrozenAddressList {
    * The wait is the network's finality: about a minute on TRON, thirteen on Ethereum.
    */
   async dueAddresses(limit: number, after?: string): Promise<DueAddress[]> {
+    return (await this.dueAddressesPage(limit, after)).due;
+  }
+
+  /** dueAddresses, and where the next page starts (null: the list ends here). The page can hold fewer
+   * than `limit` while more follow (those left out for a payment confirming), so a reader pages on
+   * `next`, never on the count. */
+  async dueAddressesPage(limit: number, after?: string): Promise<{ due: DueAddress[]; next: string | null }> {
     const [Items, confirming] = await Promise.all([this.duePage(limit, after), this.depositsConfirming()]);
-    return Items.flatMap((item) => {
-      const { dueSince, ...due } = depositAddressItem.sweepCandidateFromItem(item);
-      if (confirming.has(due.depositId)) return [];
-      this.dueSince.set(due.address, dueSince);
-      return [due];
+    const due = Items.flatMap((item) => {
+      const { dueSince, ...candidate } = depositAddressItem.sweepCandidateFromItem(item);
+      if (confirming.has(candidate.depositId)) return [];
+      this.dueSince.set(candidate.address, dueSince);
+      return [candidate];
     });
+    return { due, next: Items.length < limit ? null : (Items.at(-1)!.GSI1SK as string) };
   }
 
   private duePage(limit: number, after?: string) {

@@ -15,8 +15,9 @@ export class DynamoSweepStore extends SweepStoreOverDueList implements SweepStor
     super(db, tableName, 'tron');
   }
 
-  async dueAddresses(limit: number, after?: string): Promise<SweepCandidate[]> {
-    return (await this.due.dueAddresses(limit, after)).map(({ address, addressIndex }) => ({ address, addressIndex }));
+  async dueAddresses(limit: number, after?: string): Promise<{ due: SweepCandidate[]; next: string | null }> {
+    const page = await this.due.dueAddressesPage(limit, after);
+    return { due: page.due.map(({ address, addressIndex }) => ({ address, addressIndex })), next: page.next };
   }
 
   async openSweep(address: string): Promise<Sweep | null> {

@@ -44,8 +44,9 @@ export interface SweepCandidate {
 }
 
 export interface SweepStore extends FrozenAddressList {
-  /** Deposit addresses that received confirmed funds since their last sweep. */
-  dueAddresses(limit: number, after?: string): Promise<SweepCandidate[]>;
+  /** Deposit addresses that received confirmed funds since their last sweep, a page of at most
+   * `limit` after `after`, and where the next page starts (null at the end). */
+  dueAddresses(limit: number, after?: string): Promise<{ due: SweepCandidate[]; next: string | null }>;
   /** The sweep in progress for an address, if any. */
   openSweep(address: string): Promise<Sweep | null>;
   /** The address's finished sweeps, newest first, at most `limit`. */
@@ -168,19 +169,28 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
   let trxShort = false;
   let after: string | undefined;
   for (let page = 0; page < DUE_PAGES_PER_RUN && worked < perRun && !trxShort; page++) {
-    const due = await deps.store.dueAddresses(perRun, after);
-    const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, due.map((candidate) => candidate.address), usdtAtEach(deps.usdtBalanceOf)) : new Set<string>();
-    result.frozen += frozen.size;
-    for (const candidate of due.filter((candidate) => !frozen.has(candidate.address))) {
-      if (worked >= perRun) break;
+    const { due, next } = await deps.store.dueAddresses(perRun, after);
+    // Those backing off after failed sweeps first, from the table alone: the issuer's freeze list is
+    // read on the chain only for the addresses the run may work on.
+    const opens = new Map<string, Sweep | null>();
+    const active: SweepCandidate[] = [];
+    for (const candidate of due) {
       const open = await deps.store.openSweep(candidate.address);
+      const retryAt = open ? null : sweepBackoffUntil(await deps.store.finishedSweeps(candidate.address, 10));
+      if (retryAt && now() < retryAt) {
+        result.held++;
+        continue;
+      }
+      opens.set(candidate.address, open);
+      active.push(candidate);
+    }
+    const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, active.map((candidate) => candidate.address), usdtAtEach(deps.usdtBalanceOf)) : new Set<string>();
+    result.frozen += frozen.size;
+    for (const candidate of active.filter((candidate) => !frozen.has(candidate.address))) {
+      if (worked >= perRun) break;
+      const open = opens.get(candidate.address)!;
       const at = now().toISOString();
       if (!open) {
-        const retryAt = sweepBackoffUntil(await deps.store.finishedSweeps(candidate.address, 10));
-        if (retryAt && now() < retryAt) {
-          result.held++;
-          continue;
-        }
         worked++;
         const balance = await dueBalance(deps, candidate.address);
         if (balance === null) continue;
@@ -263,8 +273,8 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
         result.done++;
       }
     }
-    if (due.length < perRun) break;
-    after = due.at(-1)!.address;
+    if (next === null) break;
+    after = next;
   }
   return result;
 }
