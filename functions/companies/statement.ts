@@ -93,7 +93,7 @@ export async function* statementCsv(store: StatementStore, caller: Caller, input
  * opened from the entries before the period instead (entriesBefore).
  */
 async function openingBalances(store: StatementStore, companyId: string, fromMs: number, nowMs: number): Promise<Map<Currency, BucketDeltas>> {
-  const since = new Map(CURRENCIES.map((currency): [Currency, BucketDeltas] => [currency, { available: 0n, pending: 0n, locked: 0n, held: 0n }]));
+  const since = noBalances();
   const counted = new Set<string>();
   let lastMs = fromMs;
   const count = async (readFromMs: number) => {
@@ -102,7 +102,7 @@ async function openingBalances(store: StatementStore, companyId: string, fromMs:
         if (counted.has(entry.id)) continue;
         counted.add(entry.id);
         lastMs = Math.max(lastMs, Date.parse(entry.createdAt));
-        for (const [currency, deltas] of balanceChanges(entry)) for (const bucket of BUCKETS) since.get(currency)![bucket] += deltas[bucket];
+        addChanges(since, entry);
       }
     }
   };
@@ -131,11 +131,17 @@ async function openingBalances(store: StatementStore, companyId: string, fromMs:
 
 /** The balances at `fromMs` as the sum of every entry before it. */
 async function entriesBefore(store: StatementStore, companyId: string, fromMs: number): Promise<Map<Currency, BucketDeltas>> {
-  const opening = new Map(CURRENCIES.map((currency): [Currency, BucketDeltas] => [currency, { available: 0n, pending: 0n, locked: 0n, held: 0n }]));
-  for await (const page of store.ledgerEntries(companyId, { fromMs: 0, toMs: fromMs })) {
-    for (const entry of page) for (const [currency, deltas] of balanceChanges(entry)) for (const bucket of BUCKETS) opening.get(currency)![bucket] += deltas[bucket];
-  }
+  const opening = noBalances();
+  for await (const page of store.ledgerEntries(companyId, { fromMs: 0, toMs: fromMs })) for (const entry of page) addChanges(opening, entry);
   return opening;
+}
+
+/** Every currency's buckets at zero. */
+const noBalances = (): Map<Currency, BucketDeltas> => new Map(CURRENCIES.map((currency) => [currency, bucketsOf(undefined)]));
+
+/** What `entry` changes, added to `balances`. */
+function addChanges(balances: Map<Currency, BucketDeltas>, entry: LedgerEntry): void {
+  for (const [currency, deltas] of balanceChanges(entry)) for (const bucket of BUCKETS) balances.get(currency)![bucket] += deltas[bucket];
 }
 
 const bucketsOf = (row: BalanceRow | undefined): BucketDeltas => ({ available: row?.available ?? 0n, pending: row?.pending ?? 0n, locked: row?.locked ?? 0n, held: row?.held ?? 0n });

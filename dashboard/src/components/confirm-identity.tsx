@@ -47,6 +47,13 @@ export function useProofFields(idPrefix: string, hint?: string) {
   return { proof, fields };
 }
 
+/** useProofFields in a dialog that asks for them only sometimes (`asked`: a full-access key, a role
+ * that raises): otherwise no fields, and nothing in the request. */
+export function useProofFieldsWhen(asked: boolean, idPrefix: string, hint: string) {
+  const { proof, fields } = useProofFields(idPrefix, hint);
+  return asked ? { proof, fields } : { proof: {}, fields: null };
+}
+
 /** A dialog that asks for the proof (useProofFields) and sends it with `send`: what is asked, why, then the fields. */
 export function ProofDialog(props: {
   title: string;

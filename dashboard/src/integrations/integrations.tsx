@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { apiKeysApi } from '../api/api-keys.ts';
 import type { ApiKey, IssuedKey, Role, RollGrace } from '../api/types.ts';
-import { useProofFields } from '../components/confirm-identity.tsx';
+import { useProofFieldsWhen } from '../components/confirm-identity.tsx';
 import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, ShownOnceDialog, stillAhead, Table, useAction, useLoaded, useTitle } from '../components/ui.tsx';
 import { WithdrawalAddresses } from '../withdrawals/withdrawal-addresses.tsx';
 import { DailyWithdrawalLimit } from '../withdrawals/withdrawal-limit.tsx';
@@ -148,11 +148,8 @@ function CreateKeyDialog(props: { companyId: string; onClose: () => void; onCrea
   const [name, setName] = useState('');
   const [access, setAccess] = useState<ApiKey['access']>('full');
   const [ips, setIps] = useState('');
-  const { proof, fields } = useProofFields('key', FULL_ACCESS_PROOF_HINT);
-  const { error, busy, run } = useAction(
-    async () => (await apiKeysApi.createApiKey(props.companyId, { name, access, allowedIps: entriesOf(ips), ...(access === 'full' && proof) })).data,
-    props.onCreated,
-  );
+  const { proof, fields } = useProofFieldsWhen(access === 'full', 'key', FULL_ACCESS_PROOF_HINT);
+  const { error, busy, run } = useAction(async () => (await apiKeysApi.createApiKey(props.companyId, { name, access, allowedIps: entriesOf(ips), ...proof })).data, props.onCreated);
   return (
     <Dialog title="Create API key" onClose={props.onClose}>
       <form onSubmit={run}>
@@ -167,7 +164,7 @@ function CreateKeyDialog(props: { companyId: string; onClose: () => void; onCrea
           A read-only key may only read (GET): give one to reporting and BI tools, so a leak cannot move money or change webhooks.
         </p>
         <AllowedIpsField value={ips} onInput={setIps} />
-        {access === 'full' && fields}
+        {fields}
         <ErrorMessage error={error} />
         <DialogButtons label="Create" busy={busy} onCancel={props.onClose} />
       </form>
@@ -222,12 +219,8 @@ function IssuedKeyDialog(props: { issued: IssuedKey; rolled: boolean; onDone: ()
 
 function RollDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => void; onRolled: (issued: IssuedKey) => void }) {
   const [grace, setGrace] = useState<RollGrace>('24h');
-  const fullAccess = props.apiKey.access === 'full';
-  const { proof, fields } = useProofFields('roll', FULL_ACCESS_PROOF_HINT);
-  const { error, busy, run } = useAction(
-    async () => (await apiKeysApi.rollApiKey(props.companyId, props.apiKey.keyId, { oldSecretValidFor: grace, ...(fullAccess && proof) })).data,
-    props.onRolled,
-  );
+  const { proof, fields } = useProofFieldsWhen(props.apiKey.access === 'full', 'roll', FULL_ACCESS_PROOF_HINT);
+  const { error, busy, run } = useAction(async () => (await apiKeysApi.rollApiKey(props.companyId, props.apiKey.keyId, { oldSecretValidFor: grace, ...proof })).data, props.onRolled);
   // Only the two newest secrets ever work (functions/api-keys/api-keys.ts rollSecret).
   const previousValidUntil = stillAhead(props.apiKey.previousSecretExpiresAt);
   return (
@@ -247,7 +240,7 @@ function RollDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => v
             </option>
           ))}
         </select>
-        {fullAccess && fields}
+        {fields}
         <ErrorMessage error={error} />
         <DialogButtons label="Roll secret" busy={busy} onCancel={props.onClose} />
       </form>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { teamApi } from '../api/team.ts';
 import type { Invitation, Member, Role } from '../api/types.ts';
-import { useProofFields } from '../components/confirm-identity.tsx';
+import { useProofFieldsWhen } from '../components/confirm-identity.tsx';
 import { ConfirmDialog, Dialog, DialogButtons, ErrorMessage, formatTime, SectionHead, Table, useAction, useLoaded, useTitle } from '../components/ui.tsx';
 
 const ROLES: readonly Role[] = ['Owner', 'Admin', 'Developer', 'Viewer'];
@@ -24,15 +24,14 @@ const MONEY_REACH_HINT = 'Yours, again: this role can send withdrawals or issue 
  * `change` is the request's role and that proof. */
 function useRoleWithProof(idPrefix: string, roles: readonly Role[], from: Role | null, initial: Role) {
   const [role, setRole] = useState<Role>(initial);
-  const { proof, fields } = useProofFields(idPrefix, MONEY_REACH_HINT);
-  const asksProof = raises(from, role);
+  const { proof, fields } = useProofFieldsWhen(raises(from, role), idPrefix, MONEY_REACH_HINT);
   const roleFields = (
     <>
       <RoleSelect roles={roles} value={role} onChange={setRole} />
-      {asksProof && fields}
+      {fields}
     </>
   );
-  return { roleFields, change: { role, ...(asksProof && proof) } };
+  return { roleFields, change: { role, ...proof } };
 }
 
 type Open = { kind: 'twoFactor'; required: boolean } | { kind: 'invite' } | { kind: 'invited'; email: string; emailed: boolean } | { kind: 'role'; member: Member } | { kind: 'remove'; member: Member } | { kind: 'revoke'; invitation: Invitation } | null;

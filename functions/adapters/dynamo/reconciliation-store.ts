@@ -22,6 +22,11 @@ import { SWEEPS_IN_FLIGHT } from '#functions/networks/record-registry';
  */
 export type AddressScope = 'unswept' | { every: readonly NetworkName[] };
 
+/** A withdrawal's settling entry: `withdrawal:<id>:completed` or `:failed` (functions/withdrawals/withdrawal-sending.ts). */
+const SETTLING_REFERENCE = /^withdrawal:([^:]+):(?:completed|failed)$/;
+/** Every company account (companyAccount: `company:<id>:<bucket>`). */
+const COMPANY_ACCOUNT_PREFIX = 'company:';
+
 /**
  * The ledger side of reconciliation. The companies' USDT and Cambio's own accounts come from the
  * ledger entries of one full Scan: no index lists every company's entries, and the fee and desk
@@ -30,11 +35,6 @@ export type AddressScope = 'unswept' | { every: readonly NetworkName[] };
  * finance), never on a request path. The addresses come from GSI1 queries made after the Scan,
  * so that a transfer credited before its balance was read is found (reconcileHoldings).
  */
-/** A withdrawal's settling entry: `withdrawal:<id>:completed` or `:failed` (functions/withdrawals/withdrawal-sending.ts). */
-const SETTLING_REFERENCE = /^withdrawal:([^:]+):(?:completed|failed)$/;
-/** Every company account (companyAccount: `company:<id>:<bucket>`). */
-const COMPANY_ACCOUNT_PREFIX = 'company:';
-
 export async function ledgerSide(
   db: DynamoDBDocumentClient,
   tableName: string,

@@ -12,7 +12,7 @@ import { functionSettings } from '#functions/settings/functions';
 /** What the routes that change a key share (create, roll, allowed IPs, revoke), made once per cold
  * start: the keys and the audit log, the team to mail, the stage's mailer, and the user pool that
  * checks the password a full-access key's issue asks. */
-// The four have the same slice (functions/settings/functions.ts: the dashboard's and mail).
+// The four have the same slice (functions/settings/functions.ts mailingWithProof: the dashboard's, mail and the user pool).
 const settings = functionSettings('dashboard/create-api-key');
 const { db, tableName } = dynamoFrom(settings);
 const mailer = mailerFrom(settings);

@@ -12,7 +12,7 @@ import { functionSettings } from '#functions/settings/functions';
 /** What the routes that make invitation links share (Invite member, Resend), made once per cold
  * start: the team's records, the stage's mailer, and what checks the password an invitation to a
  * role that reaches money asks. */
-// Both have the same slice (functions/settings/functions.ts: the dashboard's and mail).
+// Both have the same slice (functions/settings/functions.ts mailingWithProof: the dashboard's, mail and the user pool).
 const settings = functionSettings('dashboard/invite-member');
 const { db, tableName } = dynamoFrom(settings);
 const companies = new DynamoCompanyStore(db, tableName);

@@ -162,121 +162,123 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
   const final = await deps.chain.finalBlock();
   /** The hot wallet's TRX, read at the run's first top-up and counted down by each. */
   let hotWalletTrx: bigint | undefined;
-  // Pages on past addresses that wait (a backoff, the hot wallet's TRX), so that a front of the list
-  // that cannot move never keeps the rest from being swept; at most DUE_PER_RUN addresses worked.
+  // At most DUE_PER_RUN addresses worked a run, read past those that wait (workableDue).
   const perRun = deps.settings.duePerRun ?? DUE_PER_RUN;
   let worked = 0;
   let trxShort = false;
-  let after: string | undefined;
-  for (let page = 0; page < DUE_PAGES_PER_RUN && worked < perRun && !trxShort; page++) {
-    const { due, next } = await deps.store.dueAddresses(perRun, after);
-    // Those backing off after failed sweeps first, from the table alone: the issuer's freeze list is
-    // read on the chain only for the addresses the run may work on.
-    const opens = new Map<string, Sweep | null>();
-    const active: SweepCandidate[] = [];
-    for (const candidate of due) {
-      const open = await deps.store.openSweep(candidate.address);
-      const retryAt = open ? null : sweepBackoffUntil(await deps.store.finishedSweeps(candidate.address, 10));
-      if (retryAt && now() < retryAt) {
+  for await (const { candidate, open } of workableDue(deps, perRun, result, now, () => worked < perRun && !trxShort)) {
+    if (worked >= perRun) break;
+    worked++;
+    const at = now().toISOString();
+    if (!open) {
+      const balance = await dueBalance(deps, candidate.address);
+      if (balance === null) continue;
+      // A sweep key that is not the deposit xpub's (SWEEP_ACCOUNT_XPRV_SECRET set wrong) signs for
+      // other addresses: each top-up would strand its TRX at an address whose sweep is refused.
+      if ((await deps.depositKeys.addressAt(candidate.addressIndex)) !== candidate.address) {
+        (deps.log ?? stderrLog).error('the sweep key does not give this deposit address at its index: not topped up, not swept', { address: candidate.address, addressIndex: candidate.addressIndex });
         result.held++;
         continue;
       }
-      opens.set(candidate.address, open);
-      active.push(candidate);
+      const trxThere = await deps.feeBalanceOf(candidate.address);
+      if (trxThere >= deps.settings.feeTopUp) {
+        // The top-up of an earlier attempt is still there (its sweep was lost or expired): no new top-up.
+        const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: balance });
+        const sweeping: Sweep = { ...newSweep(candidate, balance, at), status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt };
+        if (!(await saved(deps, null, sweeping))) continue;
+        if (await broadcastStep(deps, sweeping, transfer, await deps.depositKeys.signFor(candidate.addressIndex, Buffer.from(transfer.txId, 'hex')))) result.swept++;
+        continue;
+      }
+      // A hot wallet short of the top-up and its fee would have it refused or fail: the address
+      // waits, as held, with no failed sweep against it (three in a row back it off for hours),
+      // until TRX arrives. Only what the address lacks: TRX an earlier attempt or reclaim left there counts.
+      const topUpSun = deps.settings.feeTopUp - trxThere;
+      hotWalletTrx ??= await deps.feeBalanceOf(hotWallet);
+      if (hotWalletTrx < topUpSun + TOP_UP_FEE_ALLOWANCE_SUN) {
+        result.held++;
+        // No top-up goes out this run: reading further addresses would only hold them too.
+        trxShort = true;
+        continue;
+      }
+      hotWalletTrx -= topUpSun + TOP_UP_FEE_ALLOWANCE_SUN;
+      const topUp = await deps.builder.feeTransfer({ from: hotWallet, to: candidate.address, amount: topUpSun });
+      const sweep: Sweep = { ...newSweep(candidate, balance, at), topUpTxHash: topUp.txId, stepExpiresAt: topUp.expiresAt };
+      // Stored before it is broadcast, like a withdrawal: a crash cannot send it twice.
+      if (!(await saved(deps, null, sweep))) continue;
+      if (await broadcastStep(deps, sweep, topUp, await deps.hotWallet.signTransactionId(Buffer.from(topUp.txId, 'hex')))) result.toppedUp++;
+      continue;
     }
-    const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, active.map((candidate) => candidate.address), usdtAtEach(deps.usdtBalanceOf)) : new Set<string>();
-    result.frozen += frozen.size;
-    for (const candidate of active.filter((candidate) => !frozen.has(candidate.address))) {
-      if (worked >= perRun) break;
-      const open = opens.get(candidate.address)!;
-      const at = now().toISOString();
-      if (!open) {
-        worked++;
-        const balance = await dueBalance(deps, candidate.address);
-        if (balance === null) continue;
-        // A sweep key that is not the deposit xpub's (SWEEP_ACCOUNT_XPRV_SECRET set wrong) signs for
-        // other addresses: each top-up would strand its TRX at an address whose sweep is refused.
-        if ((await deps.depositKeys.addressAt(candidate.addressIndex)) !== candidate.address) {
-          (deps.log ?? stderrLog).error('the sweep key does not give this deposit address at its index: not topped up, not swept', { address: candidate.address, addressIndex: candidate.addressIndex });
-          result.held++;
-          continue;
-        }
-        const trxThere = await deps.feeBalanceOf(candidate.address);
-        if (trxThere >= deps.settings.feeTopUp) {
-          // The top-up of an earlier attempt is still there (its sweep was lost or expired): no new top-up.
-          const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: balance });
-          const sweeping: Sweep = { ...newSweep(candidate, balance, at), status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt };
-          if (!(await saved(deps, null, sweeping))) continue;
-          if (await broadcastStep(deps, sweeping, transfer, await deps.depositKeys.signFor(candidate.addressIndex, Buffer.from(transfer.txId, 'hex')))) result.swept++;
-          continue;
-        }
-        // A hot wallet short of the top-up and its fee would have it refused or fail: the address
-        // waits, as held, with no failed sweep against it (three in a row back it off for hours),
-        // until TRX arrives. Only what the address lacks: TRX an earlier attempt or reclaim left there counts.
-        const topUpSun = deps.settings.feeTopUp - trxThere;
-        hotWalletTrx ??= await deps.feeBalanceOf(hotWallet);
-        if (hotWalletTrx < topUpSun + TOP_UP_FEE_ALLOWANCE_SUN) {
-          result.held++;
-          // No top-up goes out this run: reading further addresses would only hold them too.
-          trxShort = true;
-          continue;
-        }
-        hotWalletTrx -= topUpSun + TOP_UP_FEE_ALLOWANCE_SUN;
-        const topUp = await deps.builder.feeTransfer({ from: hotWallet, to: candidate.address, amount: topUpSun });
-        const sweep: Sweep = { ...newSweep(candidate, balance, at), topUpTxHash: topUp.txId, stepExpiresAt: topUp.expiresAt };
-        // Stored before it is broadcast, like a withdrawal: a crash cannot send it twice.
-        if (!(await saved(deps, null, sweep))) continue;
-        if (await broadcastStep(deps, sweep, topUp, await deps.hotWallet.signTransactionId(Buffer.from(topUp.txId, 'hex')))) result.toppedUp++;
+    const step = stepOf(open);
+    const { settled } = await sentTransactionOutcome(deps.chain, stepTxHash(open, step)!, open.stepExpiresAt, final);
+    if (!settled) continue; // not final yet
+    if (step === 'reclaim') {
+      // The USDT is in the hot wallet already (the sweep counted done then): what is left is the TRX.
+      if (settled !== 'expired' && settled.result === 'SUCCESS') {
+        await finished(deps, open, { ...open, status: 'done', updatedAt: at });
         continue;
       }
-      worked++;
-      const step = stepOf(open);
-      const { settled } = await sentTransactionOutcome(deps.chain, stepTxHash(open, step)!, open.stepExpiresAt, final);
-      if (!settled) continue; // not final yet
-      if (step === 'reclaim') {
-        // The USDT is in the hot wallet already (the sweep counted done then): what is left is the TRX.
-        if (settled !== 'expired' && settled.result === 'SUCCESS') {
-          await finished(deps, open, { ...open, status: 'done', updatedAt: at });
-          continue;
-        }
-        const outcome = settled === 'expired' ? 'TRANSACTION_EXPIRED' : settled.result;
-        const fields = { address: open.address, txId: open.reclaimTxHash, outcome, attempts: open.reclaimAttempts };
-        if (open.reclaimAttempts < RECLAIM_ATTEMPTS && (await reclaimed(deps, open, hotWallet, at))) {
-          (deps.log ?? stderrLog).warn('the TRX reclaim of a sweep did not land; signed again', fields);
-          continue;
-        }
-        // Left at the address, where a next sweep of it would use it; the finished sweep says so (reclaimedSun null).
-        (deps.log ?? stderrLog).error('the TRX left after a sweep could not be sent back to the hot wallet; it stays at the deposit address', fields);
-        await finished(deps, open, { ...open, status: 'done', reclaimedSun: null, updatedAt: at });
+      const outcome = settled === 'expired' ? 'TRANSACTION_EXPIRED' : settled.result;
+      const fields = { address: open.address, txId: open.reclaimTxHash, outcome, attempts: open.reclaimAttempts };
+      if (open.reclaimAttempts < RECLAIM_ATTEMPTS && (await reclaimed(deps, open, hotWallet, at))) {
+        (deps.log ?? stderrLog).warn('the TRX reclaim of a sweep did not land; signed again', fields);
         continue;
       }
-      if (settled === 'expired' || settled.result !== 'SUCCESS') {
-        // Lost (a failed or dropped broadcast) or failed on chain: the sweep ends failed and the
-        // address, still due, gets a fresh sweep on a later run.
-        const reason = settled === 'expired' ? 'TRANSACTION_EXPIRED' : settled.result;
-        if (await deps.store.saveSweep(open, { ...open, status: 'failed', failureReason: step === 'top-up' ? `top-up ${reason}` : reason, updatedAt: at })) result.failed++;
-        continue;
-      }
-      if (step === 'top-up') {
-        const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: open.amount });
-        const sweeping: Sweep = { ...open, status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt, updatedAt: at };
-        if (!(await saved(deps, open, sweeping))) continue;
-        if (await broadcastStep(deps, sweeping, transfer, await deps.depositKeys.signFor(open.addressIndex, Buffer.from(transfer.txId, 'hex')))) result.swept++;
-        continue;
-      }
-      // The hot wallet received the amount less any fee the token's issuer took: Cambio's cost, booked with the sweep.
-      const received = receivedBy(settled, hotWallet);
-      const fee = received === null ? null : tokenFeeEntry('tron', open.sweepTxHash!, open.amount - received, now());
-      if (await reclaimed(deps, open, hotWallet, at, fee)) {
-        result.done++;
-      } else if (await finished(deps, open, { ...open, status: 'done', updatedAt: at }, fee)) {
-        result.done++;
-      }
+      // Left at the address, where a next sweep of it would use it; the finished sweep says so (reclaimedSun null).
+      (deps.log ?? stderrLog).error('the TRX left after a sweep could not be sent back to the hot wallet; it stays at the deposit address', fields);
+      await finished(deps, open, { ...open, status: 'done', reclaimedSun: null, updatedAt: at });
+      continue;
     }
-    if (next === null) break;
-    after = next;
+    if (settled === 'expired' || settled.result !== 'SUCCESS') {
+      // Lost (a failed or dropped broadcast) or failed on chain: the sweep ends failed and the
+      // address, still due, gets a fresh sweep on a later run.
+      const reason = settled === 'expired' ? 'TRANSACTION_EXPIRED' : settled.result;
+      if (await deps.store.saveSweep(open, { ...open, status: 'failed', failureReason: step === 'top-up' ? `top-up ${reason}` : reason, updatedAt: at })) result.failed++;
+      continue;
+    }
+    if (step === 'top-up') {
+      const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: open.amount });
+      const sweeping: Sweep = { ...open, status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt, updatedAt: at };
+      if (!(await saved(deps, open, sweeping))) continue;
+      if (await broadcastStep(deps, sweeping, transfer, await deps.depositKeys.signFor(open.addressIndex, Buffer.from(transfer.txId, 'hex')))) result.swept++;
+      continue;
+    }
+    // The hot wallet received the amount less any fee the token's issuer took: Cambio's cost, booked with the sweep.
+    const received = receivedBy(settled, hotWallet);
+    const fee = received === null ? null : tokenFeeEntry('tron', open.sweepTxHash!, open.amount - received, now());
+    if (await reclaimed(deps, open, hotWallet, at, fee)) {
+      result.done++;
+    } else if (await finished(deps, open, { ...open, status: 'done', updatedAt: at }, fee)) {
+      result.done++;
+    }
   }
   return result;
+}
+
+/**
+ * The due addresses a run may work on, each with the sweep open at it, page after page while `more()`
+ * says so (at most DUE_PAGES_PER_RUN): those backing off after failed sweeps are counted held and
+ * passed over, from the table alone, and those the issuer froze are set aside, its freeze list read
+ * on the chain for the rest only. So a front of the list that cannot move never keeps the addresses
+ * behind it from being swept. Pages on the list's own `next`: a page can come back short while more
+ * follow (an address with a payment still confirming is left out).
+ */
+async function* workableDue(deps: SweepDeps, perRun: number, result: SweepResult, now: () => Date, more: () => boolean): AsyncGenerator<{ candidate: SweepCandidate; open: Sweep | null }> {
+  let after: string | undefined;
+  for (let page = 0; page < DUE_PAGES_PER_RUN && more(); page++) {
+    const { due, next } = await deps.store.dueAddresses(perRun, after);
+    const active: { candidate: SweepCandidate; open: Sweep | null }[] = [];
+    for (const candidate of due) {
+      const open = await deps.store.openSweep(candidate.address);
+      const retryAt = open ? null : sweepBackoffUntil(await deps.store.finishedSweeps(candidate.address, 10));
+      if (retryAt && now() < retryAt) result.held++;
+      else active.push({ candidate, open });
+    }
+    const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, active.map(({ candidate }) => candidate.address), usdtAtEach(deps.usdtBalanceOf)) : new Set<string>();
+    result.frozen += frozen.size;
+    for (const workable of active) if (!frozen.has(workable.candidate.address)) yield workable;
+    if (next === null) return;
+    after = next;
+  }
 }
 
 /**
