@@ -66,6 +66,12 @@ export interface DepositChange {
   /** What the change adds to the credit counted as still at the deposit's address, unswept (what a
    * freeze of the address would take back: freezeCredit); absent, the count is left as it is. */
   unsweptCredit?: bigint;
+  /** What the change adds to the USDT recorded at the address that its sweeper may move: a
+   * transfer's whole amount once it is credited (its split share included, which leaves from the hot
+   * wallet), a held one's when it is released. A sweep moves no more than this count, so a payment
+   * that lands at a due address before the scanner has recorded it is never swept before it is
+   * screened (functions/networks/tron/sweeps.ts). Absent, the count is left as it is. */
+  sweepable?: bigint;
 }
 
 const sameTransfer = (tx: TransferKey, key: TransferKey) => tx.txHash === key.txHash && tx.eventIndex === key.eventIndex;
@@ -396,6 +402,7 @@ function credit(
     events,
     splitForward: splitWithdrawal && splitGuard && { withdrawal: splitWithdrawal, guard: splitGuard },
     unsweptCredit: credited,
+    sweepable: tx.amount,
   };
 }
 

@@ -15,7 +15,9 @@ import { sendWithdrawals, settleWithdrawals, type SendingDeps } from '#functions
 import { FAILURES_BEFORE_BACKOFF, RECLAIM_ATTEMPTS, RECLAIM_FEE_ALLOWANCE_SUN, sweepDepositAddresses } from '#functions/networks/tron/sweeps';
 import { reconcileHoldings, reconciliationReport, type ReconciliationSources } from '#functions/ledger/reconciliation';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
+import { depositAddressItem } from '#adapters/dynamo/items/deposit-address';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
@@ -288,6 +290,64 @@ describe('sweeps and reconciliation', () => {
     expect(await chain.tokenBalance(USDT, deposit.address)).toBe(usdt('55'));
     expect((await reconcileBoth()).balanced).toBe(true);
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  /** Sweeper runs with no scan between: enough for a top-up, its sweep and the TRX's reclaim to
+   * land, and for a second sweep of the address after it, were it still due. */
+  async function sweepsAlone(runs = 8) {
+    for (let i = 0; i < runs; i++) {
+      await sweepDepositAddresses(sweeping);
+      clock.advanceBlocks(20);
+    }
+  }
+
+  it("a payment the scanner has not recorded yet at a due address is not swept with the credited money: a sanctioned payer's, once recorded and held, is still where it landed", async () => {
+    const { sanctionedPayer, cleanPayer, deposit, pay, settle } = await sanctionedAndCleanPayers(900_400, 'unrecorded-not-swept');
+    await pay(cleanPayer, '5');
+    expect(await settle()).toMatchObject({ confirmed: 1 });
+    // Lands on chain; the scanner, a minute behind, has not read its block when the sweeper runs.
+    await chain.submitTransfer({ contract: USDT, from: sanctionedPayer, to: deposit.address, amount: usdt('50') });
+    clock.advanceBlocks(1);
+    const hotBefore = await chain.tokenBalance(USDT, await hotWallet.address());
+
+    await sweepsAlone();
+    // The credited 5 reached the hot wallet; the 50 is where it landed.
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(usdt('50'));
+    expect((await chain.tokenBalance(USDT, await hotWallet.address())) - hotBefore).toBe(usdt('5'));
+
+    // Recorded, final and screened: held for the sanction, and never swept.
+    expect(await settle()).toMatchObject({ held: 1 });
+    await sweepsAlone();
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(usdt('50'));
+    expect((await reconcileBoth()).balanced).toBe(true);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a clean payment swept around while unrecorded is swept on its own once it is credited', async () => {
+    const { cleanPayer, deposit, pay, settle } = await sanctionedAndCleanPayers(900_500, 'unrecorded-then-credited');
+    await pay(cleanPayer, '5');
+    expect(await settle()).toMatchObject({ confirmed: 1 });
+    await chain.submitTransfer({ contract: USDT, from: cleanPayer, to: deposit.address, amount: usdt('7') });
+    clock.advanceBlocks(1);
+    await sweepsAlone();
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(usdt('7'));
+
+    expect(await settle()).toMatchObject({ confirmed: 1 });
+    await sweepsAlone();
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
+    expect((await reconcileBoth()).balanced).toBe(true);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('an address made before its sweepable USDT was counted is swept whole, as before: its credit is not left behind', async () => {
+    const { cleanPayer, deposit, pay, settle } = await sanctionedAndCleanPayers(900_600, 'made-before-the-count');
+    await pay(cleanPayer, '5');
+    expect(await settle()).toMatchObject({ confirmed: 1 });
+    // As an item written before the count was kept: no mark, no count.
+    await env.db.send(new UpdateCommand({ TableName: env.tableName, Key: depositAddressItem.key(deposit.address), UpdateExpression: 'REMOVE countsSweepable, sweepableUsdt' }));
+    await sweepsAlone();
+    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
+    expect((await reconcileBoth()).balanced).toBe(true);
   });
 
   it("a hot wallet short of a top-up's TRX leaves the address due, held, with no failed sweep against it; funded, the address is swept", async () => {

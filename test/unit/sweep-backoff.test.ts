@@ -10,6 +10,7 @@ const sweep = (status: Sweep['status'], updatedAt: string): Sweep => ({
   sweepTxHash: null,
   reclaimTxHash: null,
   reclaimedSun: null,
+  takenOffCounts: null,
   reclaimAttempts: 0,
   stepExpiresAt: null,
   failureReason: status === 'failed' ? 'TRANSACTION_EXPIRED' : null,

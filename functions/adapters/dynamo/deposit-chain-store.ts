@@ -39,7 +39,7 @@ function itemsWrittenBy(change: DepositChange): number {
   return (
     1 +
     (change.transfer ? 1 : 0) +
-    (depositAddressListing(change) !== null || change.unsweptCredit !== undefined ? 1 : 0) +
+    (depositAddressListing(change) !== null || change.unsweptCredit !== undefined || change.sweepable !== undefined ? 1 : 0) +
     change.entries.length +
     change.events.length +
     (change.splitForward ? 3 : 0) +
@@ -222,21 +222,21 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     }
     const listing = depositAddressListing(change);
     const addressKey = depositAddressItem.key(change.after.address);
-    // The credit counted as still at the address (freezeCredit takes it back if the address is
-    // frozen before it is swept). ADD makes the count on its first write, even of zero.
-    const counted = change.unsweptCredit;
-    const count = counted === undefined ? '' : ' ADD creditedUnsweptUsdt :counted';
-    const countValue = counted === undefined ? {} : { ':counted': counted };
+    // The address's counts (depositAddressItem.countsAdded): the credit still there, which
+    // freezeCredit takes back if the address is frozen before it is swept, and what may be swept.
+    const counts = depositAddressItem.countsAdded({ credited: change.unsweptCredit, sweepable: change.sweepable });
+    const count = counts ? ` ${counts.clause}` : '';
+    const countValues = counts?.values ?? {};
     if (listing === 'due') {
       const due = depositAddressItem.sweepDue(change.after.network, change.after.address);
-      tx.update(addressKey, { expression: `SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = :now${count}`, values: { ':pk': due.GSI1PK, ':sk': due.GSI1SK, ':now': now, ...countValue } });
-    } else if (listing === null && counted !== undefined) {
-      tx.update(addressKey, { expression: count.trim(), values: countValue });
+      tx.update(addressKey, { expression: `SET GSI1PK = :pk, GSI1SK = :sk, sweepDueSince = :now${count}`, values: { ':pk': due.GSI1PK, ':sk': due.GSI1SK, ':now': now, ...countValues } });
+    } else if (listing === null && counts) {
+      tx.update(addressKey, { expression: counts.clause, values: counts.values });
     } else if (listing === 'frozen') {
       const frozen = depositAddressItem.frozen(change.after.network, change.after.address);
       tx.update(addressKey, { expression: 'SET GSI1PK = :pk, GSI1SK = :sk', values: { ':pk': frozen.GSI1PK, ':sk': frozen.GSI1SK } });
     } else if (listing === 'kept') {
-      tx.update(addressKey, { expression: `REMOVE GSI1PK, GSI1SK, sweepDueSince${count}`, ...(counted !== undefined && { values: countValue }) });
+      tx.update(addressKey, { expression: `REMOVE GSI1PK, GSI1SK, sweepDueSince${count}`, ...(counts && { values: counts.values }) });
     }
     for (const event of change.events) tx.event(event);
     if (change.audit) tx.put(auditEntryItem.toItem(change.audit), { condition: 'attribute_not_exists(PK)', onFailed: () => new ChainInvariantBroken('Audit entry id collision') });

@@ -13,6 +13,7 @@ import { withDeposit } from '#functions/deposits/deposit-chain';
 import { freezeCredit, heldForItsFreeze, stillAtAddress, uncountedCreditOf, unfreezeCredit } from '#functions/deposits/deposit-transitions';
 import { stderrLog } from '#functions/shared/log';
 import { formatAmount } from '#functions/shared/money';
+import type { SweepCounts } from '#functions/deposits/sweep-amount';
 
 /**
  * One network's deposit addresses marked sweep-due (a confirmed deposit since their last sweep), as
@@ -40,8 +41,9 @@ export class DynamoSweepDueList implements FrozenAddressList {
   /**
    * At most `limit`, in address order; `after`: only those after that address (the next page). An
    * address paid by a transfer still confirming waits (left out, still due) until the confirmer has
-   * judged it: every family's sweep moves an address's whole balance, which would take a payment
-   * not yet screened into the hot wallet with the credited one, where a sanctioned payer's money,
+   * judged it: a sweep would take a payment not yet screened into the hot wallet with the credited
+   * one (EVM's and Solana's move an address's whole balance; TRON's what is recorded, sweep-amount.ts,
+   * which this payment is), where a sanctioned payer's money,
    * held once final, must stay where it landed (deposit-chain-store keepsSanctionedMoneyInPlace).
    * The wait is the network's finality: about a minute on TRON, thirteen on Ethereum.
    */
@@ -243,15 +245,21 @@ export class DynamoSweepDueList implements FrozenAddressList {
     return 'returned';
   }
 
+  /** The address's counts, read consistently: a sweep that just landed took its amount off them. */
+  async sweepCountsAt(address: string): Promise<SweepCounts> {
+    return depositAddressItem.sweepCountsOf(await readItem(this.db, this.tableName, depositAddressItem.key(address)));
+  }
+
   async clearDue(address: string, remaining: bigint): Promise<void> {
     const belowMinimum = depositAddressItem.belowMinimum(this.network, address);
     await this.moveAddress(address, {
       // A confirmation moves the item back to sweepDue (deposit-chain-store); a sweep that
-      // empties the address removes it from both partitions.
+      // empties the address removes it from both partitions, and its counts start again from
+      // nothing (what they still said was there, the issuer erased).
       UpdateExpression:
         remaining > 0n
           ? 'SET GSI1PK = :pk, GSI1SK = :sk, unsweptUsdt = :remaining REMOVE sweepDueSince'
-          : 'REMOVE GSI1PK, GSI1SK, sweepDueSince, unsweptUsdt, creditedUnsweptUsdt',
+          : 'REMOVE GSI1PK, GSI1SK, sweepDueSince, unsweptUsdt, creditedUnsweptUsdt, sweepableUsdt',
       ConditionExpression: 'sweepDueSince = :seen',
       ExpressionAttributeValues: {
         ':seen': this.dueSince.get(address) ?? '',
@@ -293,6 +301,10 @@ export abstract class SweepStoreOverDueList implements FrozenAddressList {
 
   clearDue(address: string, remaining: bigint): Promise<void> {
     return this.due.clearDue(address, remaining);
+  }
+
+  sweepCountsAt(address: string): Promise<SweepCounts> {
+    return this.due.sweepCountsAt(address);
   }
 
   setAside(address: string, usdtThere: bigint): Promise<void> {

@@ -4,6 +4,7 @@ import { TransactionIdTaken, broadcastOwned, sweepOwner, type SweepStep, type Tr
 import type { TransactionSigner } from '../signer.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { setAsideFrozen, usdtAtEach, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
+import { sweepAmount, type CountsTaken, type SweepCounts } from '../../deposits/sweep-amount.ts';
 
 /**
  * Sweeps move confirmed deposit funds from deposit addresses to the hot wallet, which pays for
@@ -30,6 +31,10 @@ export interface Sweep {
   reclaimedSun: bigint | null;
   /** Reclaims signed for this sweep so far (RECLAIM_ATTEMPTS at most); 0 before any. */
   reclaimAttempts: number;
+  /** What the sweep takes off its address's counts once its transfer has landed (sweep-amount.ts),
+   * in the write that records it; null where the address was never counted, or on sweeps stored
+   * before counts were. */
+  takenOffCounts: CountsTaken | null;
   /** When the current step's transaction (the top-up, the sweep, then the reclaim) expires unmined;
    * null on sweeps stored without it, which wait for a receipt instead. */
   stepExpiresAt: string | null;
@@ -55,6 +60,8 @@ export interface SweepStore extends FrozenAddressList {
    * transaction id `after` carries that `before` did not is claimed for this sweep's step in the
    * same write: TransactionIdTaken when another payout holds it (functions/withdrawals/payouts.ts). */
   saveSweep(before: Sweep | null, after: Sweep, tokenFee?: LedgerEntry | null): Promise<boolean>;
+  /** What the address's counts allow a sweep to take (sweep-amount.ts), read consistently. */
+  sweepCountsAt(address: string): Promise<SweepCounts>;
   /**
    * The address has nothing (more) to sweep until a new deposit is confirmed to it. `remaining`
    * is what it still holds, below the minimum: companies were credited with it, so it stays listed
@@ -171,8 +178,8 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
     worked++;
     const at = now().toISOString();
     if (!open) {
-      const balance = await dueBalance(deps, candidate.address);
-      if (balance === null) continue;
+      const due = await dueSweep(deps, candidate.address);
+      if (due === null) continue;
       // A sweep key that is not the deposit xpub's (SWEEP_ACCOUNT_XPRV_SECRET set wrong) signs for
       // other addresses: each top-up would strand its TRX at an address whose sweep is refused.
       if ((await deps.depositKeys.addressAt(candidate.addressIndex)) !== candidate.address) {
@@ -183,8 +190,8 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
       const trxThere = await deps.feeBalanceOf(candidate.address);
       if (trxThere >= deps.settings.feeTopUp) {
         // The top-up of an earlier attempt is still there (its sweep was lost or expired): no new top-up.
-        const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: balance });
-        const sweeping: Sweep = { ...newSweep(candidate, balance, at), status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt };
+        const transfer = await deps.builder.usdtTransfer({ from: candidate.address, to: hotWallet, amount: due.amount });
+        const sweeping: Sweep = { ...newSweep(candidate, due, at), status: 'sweeping', sweepTxHash: transfer.txId, stepExpiresAt: transfer.expiresAt };
         if (!(await saved(deps, null, sweeping))) continue;
         if (await broadcastStep(deps, sweeping, transfer, await deps.depositKeys.signFor(candidate.addressIndex, Buffer.from(transfer.txId, 'hex')))) result.swept++;
         continue;
@@ -202,7 +209,7 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
       }
       hotWalletTrx -= topUpSun + TOP_UP_FEE_ALLOWANCE_SUN;
       const topUp = await deps.builder.feeTransfer({ from: hotWallet, to: candidate.address, amount: topUpSun });
-      const sweep: Sweep = { ...newSweep(candidate, balance, at), topUpTxHash: topUp.txId, stepExpiresAt: topUp.expiresAt };
+      const sweep: Sweep = { ...newSweep(candidate, due, at), topUpTxHash: topUp.txId, stepExpiresAt: topUp.expiresAt };
       // Stored before it is broadcast, like a withdrawal: a crash cannot send it twice.
       if (!(await saved(deps, null, sweep))) continue;
       if (await broadcastStep(deps, sweep, topUp, await deps.hotWallet.signTransactionId(Buffer.from(topUp.txId, 'hex')))) result.toppedUp++;
@@ -289,15 +296,23 @@ async function* workableDue(deps: SweepDeps, perRun: number, result: SweepResult
  */
 async function finished(deps: SweepDeps, before: Sweep, done: Sweep, tokenFee?: LedgerEntry | null): Promise<boolean> {
   if (!(await deps.store.saveSweep(before, done, tokenFee))) return false;
-  await dueBalance(deps, done.address);
+  await dueSweep(deps, done.address);
   return true;
 }
 
-/** The USDT the address holds, read now: at or above the sweep minimum, its amount to sweep; below
- * it, null, and the address is cleared off the due list (still listed for what it holds). */
-async function dueBalance(deps: SweepDeps, address: string): Promise<bigint | null> {
-  const balance = await deps.usdtBalanceOf(address);
-  if (balance >= deps.settings.minimumSweep) return balance;
+/**
+ * What the address's next sweep moves, read now: the USDT it holds, no more than its counts allow
+ * (sweep-amount.ts: a payment the scanner has not recorded yet stays). At or above the sweep
+ * minimum, that amount; below it, null, and the address is cleared off the due list, still listed
+ * for what it holds: a payment recorded there later marks it due again.
+ */
+async function dueSweep(deps: SweepDeps, address: string): Promise<{ amount: bigint; takenOffCounts: CountsTaken | null } | null> {
+  const [counts, balance] = await Promise.all([deps.store.sweepCountsAt(address), deps.usdtBalanceOf(address)]);
+  const due = sweepAmount(balance, counts);
+  if (due.amount >= deps.settings.minimumSweep) return due;
+  if (balance >= deps.settings.minimumSweep) {
+    (deps.log ?? stderrLog).warn('deposit address holds USDT no recorded payment explains: left there until the scanner records it', { address, usdt: String(balance), sweepable: String(due.amount) });
+  }
   await deps.store.clearDue(address, balance);
   return null;
 }
@@ -327,10 +342,11 @@ export function stepTxHash(sweep: Sweep, step: SweepStep): string | null {
   return step === 'top-up' ? sweep.topUpTxHash : step === 'reclaim' ? sweep.reclaimTxHash : sweep.sweepTxHash;
 }
 
-function newSweep(candidate: SweepCandidate, amount: bigint, at: string): Sweep {
+function newSweep(candidate: SweepCandidate, due: { amount: bigint; takenOffCounts: CountsTaken | null }, at: string): Sweep {
   return {
     ...candidate,
-    amount,
+    amount: due.amount,
+    takenOffCounts: due.takenOffCounts,
     status: 'topping_up',
     topUpTxHash: null,
     sweepTxHash: null,

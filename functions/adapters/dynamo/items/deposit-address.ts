@@ -3,6 +3,7 @@ import type { Deposit } from '#functions/deposits/deposits';
 import type { AddressOwner, ListedDepositAddress } from '#functions/deposits/deposit-address-filter';
 import { toBigInt } from '../client.ts';
 import { globalRecord, type Item } from './item.ts';
+import type { CountsTaken, SweepCounts } from '#functions/deposits/sweep-amount';
 
 /**
  * The one owner of a stored `DepositAddress`: which deposit a TRON address was issued for, made in
@@ -38,6 +39,8 @@ export const depositAddressItem = {
     companyId: deposit.companyId,
     depositId: deposit.id,
     createdAt: deposit.createdAt,
+    // Made with its counts: what may be swept there is counted from the first credit on.
+    countsSweepable: true,
   }),
   /** What an owner read projects: `address`, `companyId`, `depositId`. */
   ownerProjection: { expression: '#address, companyId, depositId', names: { '#address': 'address' } },
@@ -55,6 +58,30 @@ export const depositAddressItem = {
     const counted = toBigInt(item.creditedUnsweptUsdt);
     return counted > 0n ? counted : 0n;
   },
+  /**
+   * The ADD clause that moves the address's counts by a change (or a sweep, by negative amounts):
+   * `credited`, the credit counted as still there (creditedUnsweptUsdt); `sweepable`, the USDT recorded
+   * there that its sweeper may move (sweepableUsdt). ADD makes a count on its first write, even of
+   * zero. Null when neither moves.
+   */
+  countsAdded: (by: { credited?: bigint; sweepable?: bigint }): { clause: string; values: Item } | null => {
+    const adds = [
+      ...(by.credited === undefined ? [] : [['creditedUnsweptUsdt', ':counted', by.credited] as const]),
+      ...(by.sweepable === undefined ? [] : [['sweepableUsdt', ':sweepable', by.sweepable] as const]),
+    ];
+    if (adds.length === 0) return null;
+    return { clause: `ADD ${adds.map(([name, value]) => `${name} ${value}`).join(', ')}`, values: Object.fromEntries(adds.map(([, value, amount]) => [value, amount])) };
+  },
+  /**
+   * The USDT recorded at the address that its sweeper may move: every credited transfer's amount
+   * (a held one's once released), less what its sweeps took. Null on an item made before it was
+   * counted (no `countsSweepable`): there a sweep moves the whole balance, as it always did.
+   */
+  sweepableOf: (item: Item): bigint | null => (item.countsSweepable === true ? toBigInt(item.sweepableUsdt ?? 0) : null),
+  /** The counts a sweep reads before it takes its amount: what it may move, and the credit a freeze would take back. */
+  sweepCountsOf: (item: Item | null): SweepCounts => ({ sweepable: item ? depositAddressItem.sweepableOf(item) : null, credited: (item && depositAddressItem.countedCreditOf(item)) ?? 0n }),
+  /** The update a landed sweep makes to its address's counts, in the transaction that records it. */
+  sweptOff: (taken: CountsTaken) => depositAddressItem.countsAdded({ credited: -taken.credited, sweepable: -taken.sweepable })!,
   /** An address marked sweepDue, as the sweeper reads it: `dueSince` is the mark's time, which
    * clearing the mark is conditional on (a confirmation since sets a later one). */
   sweepCandidateFromItem: (item: Item) => ({
