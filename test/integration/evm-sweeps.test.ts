@@ -122,6 +122,41 @@ describe('EVM sweeps on anvil', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   }, 60_000);
 
+  it('a payment the scanner has not recorded is not flushed with the credited money: the forwarder waits until it is credited, then is swept whole; one landing after a sweep waits too', async () => {
+    const [deposit] = await creditedDeposits(['5']);
+    const address = deposit!.address;
+    /** A payment on chain that the scanner, a minute behind, has not read yet. */
+    const payUnscanned = async (amount: string) => {
+      const hash = await localWalletClient(anvil.node.chain, anvil.node.customer).writeContract({ address: anvil.node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [address as Address, parseUnits(amount, 18)] });
+      await client().waitForTransactionReceipt({ hash });
+    };
+    await payUnscanned('50');
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 0, cleared: 1 });
+    expect(await usdtOf(address)).toBe(usdt('55'));
+    expect(await dueNow()).toEqual([]);
+
+    // Recorded and credited: due again, and all of it recorded, swept whole.
+    await anvil.creditPaid();
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 1, forwarders: 1 });
+    const [sweep] = await sweeper().store.openSweeps();
+    await client().waitForTransactionReceipt({ hash: sweep!.txHash as Hash, pollingInterval: 50, timeout: 10_000 });
+    expect(await usdtOf(address)).toBe(0n);
+
+    // Another lands once it is mined, before it is final: settling takes the 55 off the address's
+    // counts, so this one is not taken for what they said was there.
+    await payUnscanned('7');
+    await mine(CONFIRMATIONS);
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ done: 1, sent: 0 });
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 0 });
+    expect(await usdtOf(address)).toBe(usdt('7'));
+    await anvil.creditPaid();
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 1, forwarders: 1 });
+    await mine(CONFIRMATIONS);
+    expect(await usdtOf(address)).toBe(0n);
+    expect(await companyUsdt()).toMatchObject({ available: usdt('62') });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  }, 60_000);
+
   it('more due forwarders than a batch holds: the rest go in the next sweep, on the next nonce', async () => {
     const made = await creditedDeposits(['2', '2', '2', '2', '2']);
     const hotBefore = await usdtOf(anvil.node.hotWallet.address);

@@ -4,7 +4,7 @@ import type { AddressOwner } from '#functions/deposits/deposit-address-filter';
 import type { NetworkName } from '#functions/networks/names';
 import { depositAddressItem } from './items/deposit-address.ts';
 import { chainTransferItem } from './items/chain-transfer.ts';
-import { gsi1Partition, heldCondition, itemsUnder, queryAll, readItem } from './queries.ts';
+import { batchGetAll, gsi1Partition, heldCondition, itemsUnder, queryAll, readItem } from './queries.ts';
 import type { Item } from './items/item.ts';
 import { balanceItem } from './items/balance.ts';
 import { depositItem } from './items/deposit.ts';
@@ -13,7 +13,11 @@ import { withDeposit } from '#functions/deposits/deposit-chain';
 import { freezeCredit, heldForItsFreeze, stillAtAddress, uncountedCreditOf, unfreezeCredit } from '#functions/deposits/deposit-transitions';
 import { stderrLog } from '#functions/shared/log';
 import { formatAmount } from '#functions/shared/money';
-import type { SweepCounts } from '#functions/deposits/sweep-amount';
+import type { CountsTaken, SweepCounts } from '#functions/deposits/sweep-amount';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+
+/** Count writes of one sweep's addresses sent at once. */
+const PARALLEL_COUNT_WRITES = 25;
 
 /**
  * One network's deposit addresses marked sweep-due (a confirmed deposit since their last sweep), as
@@ -250,6 +254,42 @@ export class DynamoSweepDueList implements FrozenAddressList {
     return depositAddressItem.sweepCountsOf(await readItem(this.db, this.tableName, depositAddressItem.key(address)));
   }
 
+  /** Each address's counts, read consistently in one batch (an address with no item has none). */
+  async sweepCountsAtEach(addresses: string[]): Promise<Map<string, SweepCounts>> {
+    const items = await batchGetAll(this.db, this.tableName, [...new Set(addresses)].map(depositAddressItem.key), { consistent: true });
+    const read = new Map(items.map((item) => [depositAddressItem.addressOf(item), item]));
+    return new Map(addresses.map((address) => [address, depositAddressItem.sweepCountsOf(read.get(address) ?? null)]));
+  }
+
+  /**
+   * A landed sweep's amounts taken off its addresses' counts, once: each address keeps the last
+   * sweep taken off it (`countsSweptBy`), so a run that settles the same sweep again after a crash
+   * takes nothing twice. One write an address, not one transaction: a batch sweep holds more
+   * addresses than a transaction takes; the sweep is saved done after them all.
+   */
+  async takeOffCounts(sweepId: string, taken: { address: string; taken: CountsTaken }[]): Promise<void> {
+    for (let start = 0; start < taken.length; start += PARALLEL_COUNT_WRITES) {
+      await Promise.all(
+        taken.slice(start, start + PARALLEL_COUNT_WRITES).map(async ({ address, taken: amounts }) => {
+          const swept = depositAddressItem.sweptOff(amounts);
+          try {
+            await this.db.send(
+              new UpdateCommand({
+                TableName: this.tableName,
+                Key: depositAddressItem.key(address),
+                UpdateExpression: `${swept.clause} SET countsSweptBy = :sweep`,
+                ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(countsSweptBy) OR countsSweptBy <> :sweep)',
+                ExpressionAttributeValues: { ...swept.values, ':sweep': sweepId },
+              }),
+            );
+          } catch (error) {
+            if (!(error instanceof ConditionalCheckFailedException)) throw error;
+          }
+        }),
+      );
+    }
+  }
+
   async clearDue(address: string, remaining: bigint): Promise<void> {
     const belowMinimum = depositAddressItem.belowMinimum(this.network, address);
     await this.moveAddress(address, {
@@ -305,6 +345,14 @@ export abstract class SweepStoreOverDueList implements FrozenAddressList {
 
   sweepCountsAt(address: string): Promise<SweepCounts> {
     return this.due.sweepCountsAt(address);
+  }
+
+  sweepCountsAtEach(addresses: string[]): Promise<Map<string, SweepCounts>> {
+    return this.due.sweepCountsAtEach(addresses);
+  }
+
+  takeOffCounts(sweepId: string, taken: { address: string; taken: CountsTaken }[]): Promise<void> {
+    return this.due.takeOffCounts(sweepId, taken);
   }
 
   setAside(address: string, usdtThere: bigint): Promise<void> {

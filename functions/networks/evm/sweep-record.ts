@@ -38,6 +38,8 @@ export const evmSweepItem = {
       depositId: forwarder.depositId as string,
       amount: toBigInt(forwarder.amount),
       ...(forwarder.native !== undefined && { native: toBigInt(forwarder.native) }),
+      // Absent on forwarders planned before the counts bounded a sweep, and where none were kept.
+      ...(forwarder.takenOffCounts !== undefined && { takenOffCounts: { sweepable: toBigInt((forwarder.takenOffCounts as Item).sweepable), credited: toBigInt((forwarder.takenOffCounts as Item).credited) } }),
     })),
     amount: toBigInt(item.amount),
     // Sweeps settled before what moved was kept, and open ones, have none.

@@ -8,6 +8,7 @@ import { broadcastOrFill, dueForReplacement, nonceHolder, nonceOutcome, replaceO
 import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
+import { sweepAmount, type CountsTaken, type SweepCounts } from '../../deposits/sweep-amount.ts';
 
 /**
  * Sweeps on an EVM network: a credited deposit's USDT waits at its CREATE2 forwarder address,
@@ -46,6 +47,9 @@ export interface SweptForwarder {
   /** Native coin (ETH, BNB, POL) it held when the sweep was signed, in wei; absent when none. The
    * factory moves its whole native balance too. */
   native?: bigint;
+  /** What it takes off the address's counts as planned (sweep-amount.ts); absent where they were
+   * never kept. Once done, what the receipt shows the forwarder sent is taken off instead. */
+  takenOffCounts?: CountsTaken;
 }
 
 export interface EvmSweep extends ReplaceableTransaction {
@@ -96,6 +100,10 @@ export interface EvmSweepStore extends NonceSequence, FrozenAddressList {
   storeSweep(sweep: EvmSweep, slot: NonceSlot): Promise<'written' | 'nonce-taken'>;
   /** Writes `after` if the sweep is still as `before` (status and updatedAt). */
   saveSweep(before: EvmSweep, after: EvmSweep, tokenFee?: LedgerEntry | null): Promise<boolean>;
+  /** What each address's counts allow a sweep to take (sweep-amount.ts), read consistently. */
+  sweepCountsAtEach(addresses: string[]): Promise<Map<string, SweepCounts>>;
+  /** A landed sweep's amounts off its addresses' counts, once per sweep whatever the retries. */
+  takeOffCounts(sweepId: string, taken: { address: string; taken: CountsTaken }[]): Promise<void>;
 }
 
 export interface EvmSweepDeps {
@@ -205,7 +213,8 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
     const due = unswept.filter((forwarder) => !frozen.has(forwarder.address));
     for (const forwarder of page) wasDue.add(forwarder.address);
     const nativeToRead = [...due.map((forwarder) => forwarder.address), ...(after === undefined ? toCheck.map((forwarder) => forwarder.address) : [])];
-    const [held, native] = await Promise.all([
+    const [counts, held, native] = await Promise.all([
+      due.length === 0 ? new Map<string, SweepCounts>() : deps.store.sweepCountsAtEach(due.map((forwarder) => forwarder.address)),
       due.length === 0 ? new Map<string, bigint>() : deps.usdtBalances(due.map((forwarder) => forwarder.address)),
       deps.native && nativeToRead.length > 0 ? nativeBalancesOrNone(deps, [...new Set(nativeToRead)]) : new Map<string, bigint>(),
     ]);
@@ -213,13 +222,23 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
     for (const forwarder of due) {
       const amount = held.get(forwarder.address) ?? 0n;
       const coin = native.get(forwarder.address) ?? 0n;
+      const recorded = sweepAmount(amount, counts.get(forwarder.address) ?? { sweepable: null, credited: 0n });
+      if (amount - recorded.amount > UNRECORDED_ALLOWANCE) {
+        // The flush moves the whole balance, a payment the scanner has not recorded (nor screened)
+        // with the rest: the address leaves the due list holding all of it, until that payment is
+        // recorded there (credited: due again, and swept whole; a sanctioned payer's: held in place).
+        (deps.log ?? stderrLog).warn('deposit address holds USDT no recorded payment explains: not swept until the scanner records it', { network: deps.network, address: forwarder.address, usdt: String(amount), recorded: String(recorded.amount) });
+        await deps.store.clearDue(forwarder.address, amount);
+        result.cleared++;
+        continue;
+      }
       if (amount < deps.settings.minimumSweep && coin < deps.settings.minimumNative) {
         await deps.store.clearDue(forwarder.address, amount);
         result.cleared++;
       } else if (batch.length < deps.settings.batchSize) {
         // Below the minimum yet holding native coin worth its gas: swept for it, USDT and all; it
         // stays due until a run finds it empty, as any swept address.
-        batch.push({ ...forwarder, amount, ...(coin > 0n && { native: coin }) });
+        batch.push({ ...forwarder, amount, ...(coin > 0n && { native: coin }), ...(recorded.takenOffCounts && { takenOffCounts: recorded.takenOffCounts }) });
       }
     }
     if (page.length < deps.settings.batchSize) break;
@@ -228,6 +247,14 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
   if (batch.length < deps.settings.batchSize) batch.push(...(await nativeOnly(deps, toCheck, wasDue, nativeHeld, deps.settings.batchSize - batch.length)));
   return batch;
 }
+
+/**
+ * USDT (in 6 decimals) an address may hold beyond what was recorded there and still be swept. On a
+ * token of 18 decimals (BSC) what each payment carries below 1e-6 is never credited (dust.ts), yet
+ * the remainders of several payments add up to whole units of the balance read; an unrecorded
+ * payment this small is not worth keeping an address's credit from the float.
+ */
+const UNRECORDED_ALLOWANCE = 10n;
 
 /** Native balances, or none when they cannot be read (a node's error; a factory deployed before it
  * had nativeBalances, as on an anvil state saved earlier): the USDT is swept all the same, and the
@@ -318,6 +345,22 @@ const replaceSweep = (deps: EvmSweepDeps, sweep: EvmSweep, now: () => Date) =>
     broadcast: (replacement) => broadcastSweep(deps, replacement, now),
   });
 
+/**
+ * What a landed sweep takes off each counted forwarder's counts: what the receipt shows it sent (its
+ * whole balance when mined; what it held when planned where the receipt gives no transfers). A
+ * payment that landed after the plan went too: it comes off the credit counted there as well, ahead
+ * of its own credit, which then brings the counts back to what the address holds.
+ */
+function sentOffCounts(sweep: EvmSweep, receipt: TransactionReceipt | undefined, same: (a: string, b: string) => boolean): { address: string; taken: CountsTaken }[] {
+  return sweep.forwarders.flatMap((forwarder) => {
+    if (!forwarder.takenOffCounts) return [];
+    const transfers = receipt?.tokenTransfers?.filter((transfer) => transfer.from !== undefined && same(transfer.from, forwarder.address));
+    const sent = transfers ? transfers.reduce((sum, transfer) => sum + transfer.amount, 0n) : forwarder.amount;
+    const extra = sent > forwarder.amount ? sent - forwarder.amount : 0n;
+    return [{ address: forwarder.address, taken: { sweepable: sent, credited: forwarder.takenOffCounts.credited + extra } }];
+  });
+}
+
 /** Why a sweep failed when a transaction Cambio did not sign took its nonce: it can never be mined. */
 export const NONCE_USED_OUTSIDE = 'NONCE_USED_OUTSIDE';
 
@@ -343,6 +386,9 @@ async function settleSweeps(deps: EvmSweepDeps, result: EvmSweepResult, now: () 
       updatedAt: now().toISOString(),
     };
     const fee = moved === null ? null : tokenFeeEntry(deps.network, txHash, moved.sent - moved.received, now());
+    // What each forwarder sent comes off its counts before the sweep is saved done (a crash between
+    // settles it again, and takes nothing twice).
+    if (done) await deps.store.takeOffCounts(sweep.id, sentOffCounts(sweep, receipt, sameEvmAddress));
     if (await deps.store.saveSweep(sweep, after, fee)) result[done ? 'done' : 'failed']++;
   };
   for (const sweep of await deps.store.openSweeps()) {
