@@ -72,6 +72,9 @@ export interface DepositChange {
    * that lands at a due address before the scanner has recorded it is never swept before it is
    * screened (functions/networks/tron/sweeps.ts). Absent, the count is left as it is. */
   sweepable?: bigint;
+  /** This change's credit is the deposit's first: nothing was recorded sweepable at its address
+   * before, so the count is whole from here on (depositAddressItem.sweepableOf). */
+  sweepableCountStarts?: boolean;
 }
 
 const sameTransfer = (tx: TransferKey, key: TransferKey) => tx.txHash === key.txHash && tx.eventIndex === key.eventIndex;
@@ -176,8 +179,9 @@ export function releaseTransfer(deposit: Deposit, record: TransferRecord, latest
 /**
  * Whether a sanctioned payer's money is held at the deposit's address. It stays where it landed
  * until a person decides (releaseHeldTransfer): the address leaves the sweeper's lists when it is
- * held, and nothing credited there meanwhile puts it back (each sweep moves an address's whole
- * balance, which would mix the payer's money into the hot wallet).
+ * held, and nothing credited there meanwhile puts it back (an EVM or Solana sweep moves an address's
+ * whole balance, which would mix the payer's money into the hot wallet; a TRON sweep takes only what
+ * is recorded, yet the address waits as on every network).
  */
 export const keepsSanctionedMoneyInPlace = (deposit: Pick<Deposit, 'transactions'>): boolean =>
   deposit.transactions.some((tx) => tx.status === 'held' && tx.holdReason === 'sender_sanctioned');
@@ -342,6 +346,9 @@ export function releaseFrozenCredit(deposit: Deposit, now: Date): DepositChange 
 
 const minOf = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 
+/** No credit, split share or credit a freeze took back yet: nothing of the deposit was ever sweepable. */
+const nothingCreditedYet = (deposit: Deposit): boolean => deposit.creditedAmount === 0n && (deposit.frozenCredit ?? 0n) === 0n && (deposit.split?.forwardedAmount ?? 0n) === 0n;
+
 /** A split forward's reference, `split:<dep_id>:<txHash>:<eventIndex>`: the whole hash, as finance
  * matches it (an EVM hash is 66 characters), within a reference's 128; only a Solana signature (up
  * to 88) with a three-digit index loses its last character, never the index, which tells a
@@ -403,6 +410,7 @@ function credit(
     splitForward: splitWithdrawal && splitGuard && { withdrawal: splitWithdrawal, guard: splitGuard },
     unsweptCredit: credited,
     sweepable: tx.amount,
+    ...(nothingCreditedYet(deposit) && { sweepableCountStarts: true }),
   };
 }
 

@@ -306,6 +306,65 @@ describe('Solana deposit sweeps on the local runtime', () => {
     expect((await hotUsdt()) - usdtBefore).toBe(usdt('2.5'));
   }, 60_000);
 
+  it('a payment the scanner has not recorded keeps its address out of the sweep until it is credited; one landing after a sweep landed is not taken for what was swept', async () => {
+    const [deposit] = await creditedDeposits(['5']);
+    const owner = deposit!.address;
+    const usdtBefore = await hotUsdt();
+    // Lands; the scanner has not read it yet.
+    await customerPays(node(), owner, usdt('50'));
+    expect(await sweep()).toMatchObject({ sent: 0, cleared: 1 });
+    expect(await dueNow()).toEqual([]);
+    expect((await chain.tokenAccounts(node().mint, [owner])).get(owner)).toMatchObject({ exists: true, amount: usdt('55') });
+
+    // Recorded and credited: due again, every unit of it recorded, swept whole.
+    node().advanceSlots(1);
+    await jobs.scan();
+    expect(await jobs.settle()).toMatchObject({ confirmed: 1 });
+    expect(await sweep()).toMatchObject({ sent: 1, swept: 1 });
+    expect((await chain.tokenAccounts(node().mint, [owner])).get(owner)).toMatchObject({ exists: false });
+
+    // Another payment opens the account again after the sweep landed, before it is final: settling
+    // takes the 55 off the address's counts, so the 7 waits for the scanner.
+    await customerPays(node(), owner, usdt('7'));
+    finalise();
+    expect(await sweep()).toMatchObject({ done: 1, sent: 0 });
+    expect((await chain.tokenAccounts(node().mint, [owner])).get(owner)).toMatchObject({ exists: true, amount: usdt('7') });
+    node().advanceSlots(1);
+    await jobs.scan();
+    expect(await jobs.settle()).toMatchObject({ confirmed: 1 });
+    expect(await sweep()).toMatchObject({ sent: 1, swept: 1 });
+    finalise();
+    expect(await sweep()).toMatchObject({ done: 1 });
+    expect((await hotUsdt()) - usdtBefore).toBe(usdt('62'));
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  }, 60_000);
+
+  it('a sweep that must be signed again after a payment the scanner has not recorded landed fails rather than take it; the address waits until it is credited', async () => {
+    const [deposit] = await creditedDeposits(['5']);
+    const owner = deposit!.address;
+    const lost = Object.assign(Object.create(chain) as SolanaRpcChain, {
+      broadcast: async () => {
+        throw new Error('process killed');
+      },
+    });
+    expect(await sweep({ chain: lost })).toMatchObject({ sent: 1 });
+    const [stored] = await store.openSweeps();
+    await customerPays(node(), owner, usdt('3'));
+    node().advanceSlots(200);
+    expect(await chain.blockHeight('finalized')).toBeGreaterThan(stored!.lastValidBlockHeight);
+
+    expect(await sweep()).toMatchObject({ failed: 1, resigned: 0, sent: 0, cleared: 1 });
+    expect((await store.finishedSweeps()).find((one: SolanaSweep) => one.id === stored!.id)).toMatchObject({ status: 'failed', failureReason: 'UNRECORDED_PAYMENT' });
+    expect((await chain.tokenAccounts(node().mint, [owner])).get(owner)).toMatchObject({ exists: true, amount: usdt('8') });
+
+    await jobs.scan();
+    expect(await jobs.settle()).toMatchObject({ confirmed: 1 });
+    expect(await sweep()).toMatchObject({ sent: 1, swept: 1 });
+    finalise();
+    expect(await sweep()).toMatchObject({ done: 1 });
+    expect((await chain.tokenAccounts(node().mint, [owner])).get(owner)).toMatchObject({ exists: false });
+  }, 60_000);
+
   it('a sweep whose blockhash expired unlanded is sent again while it may land, signed again once it cannot, and lands once', async () => {
     const [deposit] = await creditedDeposits(['5']);
     const usdtBefore = await hotUsdt();

@@ -497,6 +497,30 @@ describe('sweeps and reconciliation', () => {
       await sweptAndBalanced(deposit.address);
     });
 
+    it('one swept empty, then frozen and paid again: the swept credit is not taken back, and the new payment is credited once unfrozen', async () => {
+      const deposit = await confirmedDepositAlone('emptied-then-frozen', '5');
+      await sweptAndBalanced(deposit.address);
+      // The reclaim lands, and the emptied address is cleared off the lists.
+      for (let i = 0; i < 2; i++) {
+        await sweepDepositAddresses(withFreezes);
+        clock.advanceBlocks(20);
+      }
+      expect(await withFreezes.store.dueAddresses(1_000)).not.toContainEqual(expect.objectContaining({ address: deposit.address }));
+      const before = await usdtRow();
+      await issuer().freeze(deposit.address);
+      await paidAndJudged(deposit.address, '3', 900_104);
+      expect(await sweepDepositAddresses(withFreezes)).toMatchObject({ frozen: 1 });
+      // The 5 is in the hot wallet: only the new 3 is held.
+      expect(await usdtRow()).toMatchObject({ available: before.available, held: before.held + usdt('3') });
+
+      await issuer().unfreeze(deposit.address);
+      expect(await releaseUnfrozen({ ...depositJobs(), holds })).toBe(1);
+      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong, usdtAt);
+      expect(await usdtRow()).toMatchObject({ available: before.available + usdt('3'), held: before.held });
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('8') });
+      await sweptAndBalanced(deposit.address);
+    });
+
     it('a credit already swept out of it before its due mark is cleared is not taken back: only what is still there', async () => {
       const deposit = await confirmedDepositAlone('swept-then-frozen', '5');
       const before = await available();

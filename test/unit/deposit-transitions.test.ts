@@ -95,6 +95,18 @@ describe('confirmTransfer', () => {
     expect(change.after.creditedAmount).toBe(7_500_000n);
   });
 
+  it('counts the whole transfer as sweepable, its split share included, and starts the count only on the first credit', async () => {
+    const { deposit: confirming, record } = await seen(usdt(10), { split: { address: SPLIT_ADDRESS, percentBps: 2_500 } });
+    const first = confirmTransfer(confirming, record, 1_020, LATER, ALLOWLIST_OFF_NOW)!;
+    expect(first).toMatchObject({ unsweptCredit: 7_500_000n, sweepable: usdt(10), sweepableCountStarts: true });
+
+    // A second payment to the same address: counted, and the count is not started again.
+    const again = { ...first.after, transactions: [...first.after.transactions, { ...first.after.transactions[0]!, txHash: 'cd'.repeat(32), status: 'confirming' as const }] };
+    const second = confirmTransfer(again, { ...record, txHash: 'cd'.repeat(32) }, 1_020, LATER, ALLOWLIST_OFF_NOW)!;
+    expect(second).toMatchObject({ sweepable: usdt(10) });
+    expect(second.sweepableCountStarts).toBeUndefined();
+  });
+
   it("names the forward by the deposit and the transfer's whole hash, an EVM one (0x and 64 hex) included", async () => {
     const { deposit: confirming, record } = await seen(usdt(10), { split: { address: SPLIT_ADDRESS, percentBps: 2_500 } });
     const evmHash = `0x${'cd'.repeat(32)}`;

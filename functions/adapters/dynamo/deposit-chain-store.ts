@@ -224,7 +224,7 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     const addressKey = depositAddressItem.key(change.after.address);
     // The address's counts (depositAddressItem.countsAdded): the credit still there, which
     // freezeCredit takes back if the address is frozen before it is swept, and what may be swept.
-    const counts = depositAddressItem.countsAdded({ credited: change.unsweptCredit, sweepable: change.sweepable });
+    const counts = depositAddressItem.countsAdded({ credited: change.unsweptCredit, sweepable: change.sweepable, starts: change.sweepableCountStarts });
     const count = counts ? ` ${counts.clause}` : '';
     const countValues = counts?.values ?? {};
     if (listing === 'due') {

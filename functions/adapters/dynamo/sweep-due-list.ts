@@ -294,16 +294,17 @@ export class DynamoSweepDueList implements FrozenAddressList {
     const belowMinimum = depositAddressItem.belowMinimum(this.network, address);
     await this.moveAddress(address, {
       // A confirmation moves the item back to sweepDue (deposit-chain-store); a sweep that
-      // empties the address removes it from both partitions, and its counts start again from
-      // nothing (what they still said was there, the issuer erased).
+      // empties the address removes it from both partitions, and its counts are nothing (what they
+      // still said was there, the issuer erased). Zero, not removed: a count removed would stand
+      // for the deposit's whole credit, which a freeze of the emptied address would take back.
       UpdateExpression:
         remaining > 0n
           ? 'SET GSI1PK = :pk, GSI1SK = :sk, unsweptUsdt = :remaining REMOVE sweepDueSince'
-          : 'REMOVE GSI1PK, GSI1SK, sweepDueSince, unsweptUsdt, creditedUnsweptUsdt, sweepableUsdt',
+          : 'SET creditedUnsweptUsdt = :none, sweepableUsdt = :none REMOVE GSI1PK, GSI1SK, sweepDueSince, unsweptUsdt',
       ConditionExpression: 'sweepDueSince = :seen',
       ExpressionAttributeValues: {
         ':seen': this.dueSince.get(address) ?? '',
-        ...(remaining > 0n && { ':pk': belowMinimum.GSI1PK, ':sk': belowMinimum.GSI1SK, ':remaining': remaining }),
+        ...(remaining > 0n ? { ':pk': belowMinimum.GSI1PK, ':sk': belowMinimum.GSI1SK, ':remaining': remaining } : { ':none': 0 }),
       },
     });
   }

@@ -47,6 +47,8 @@ export const solanaSweepItem = {
       tokenAccount: account.tokenAccount as string,
       amount: toBigInt(account.amount),
       rent: toBigInt(account.rent),
+      // Absent on sweeps signed before the counts bounded them, and where none were kept.
+      ...(account.takenOffCounts !== undefined && { takenOffCounts: { sweepable: toBigInt((account.takenOffCounts as Item).sweepable), credited: toBigInt((account.takenOffCounts as Item).credited) } }),
     })),
     amount: toBigInt(item.amount),
     rent: toBigInt(item.rent),

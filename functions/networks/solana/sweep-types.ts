@@ -1,5 +1,6 @@
 import type { FrozenAddressList } from '../../deposits/frozen-addresses.ts';
 import type { ListedDepositAddress } from '../../deposits/deposit-address-filter.ts';
+import type { CountsTaken, SweepCounts } from '../../deposits/sweep-amount.ts';
 
 /**
  * A Solana sweep as it is stored, and the store the sweeper writes it through: apart from
@@ -19,6 +20,9 @@ export interface SweptTokenAccount {
   amount: bigint;
   /** Lamports it held, its rent, returned to the hot wallet when it is closed. */
   rent: bigint;
+  /** What it takes off the address's counts once the sweep lands (functions/deposits/sweep-amount.ts);
+   * absent where they were never kept, and on sweeps signed before. */
+  takenOffCounts?: CountsTaken;
 }
 
 export interface SolanaSweep {
@@ -69,6 +73,10 @@ export interface SolanaSweepStore extends FrozenAddressList {
   storeSweep(sweep: SolanaSweep): Promise<'written' | 'address-taken'>;
   /** Writes `after` if the sweep is still as `before`; false when another sweeper moved it first. */
   saveSweep(before: SolanaSweep, after: SolanaSweep): Promise<boolean>;
+  /** What each address's counts allow a sweep to take (sweep-amount.ts), read consistently. */
+  sweepCountsAtEach(addresses: string[]): Promise<Map<string, SweepCounts>>;
+  /** A landed sweep's amounts off its addresses' counts, once per sweep whatever the retries. */
+  takeOffCounts(sweepId: string, taken: { address: string; taken: CountsTaken }[]): Promise<void>;
   /** Deposit addresses of every network listed (in the order made) at or after `since` (a time). */
   depositAddressesListed(since: string): Promise<ListedDepositAddress[]>;
   /** A page of them: at most `limit` after the place `after` (from the start when null), made before

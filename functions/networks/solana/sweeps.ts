@@ -25,6 +25,7 @@ import { DynamoSolanaSweepStore } from './sweep-store.ts';
 import { solanaSweepOwner } from './sweep-record.ts';
 import type { SolanaSweep, SolanaSweepStore, SweptTokenAccount } from './sweep-types.ts';
 import { USDT_DECIMALS } from './token-accounts.ts';
+import { sweepAmount, type SweepCounts } from '../../deposits/sweep-amount.ts';
 import { signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
 import { isOpenedFor, largestFitting, type DepositAccountDeps } from './deposit-accounts.ts';
 
@@ -173,7 +174,10 @@ async function dueAccounts(deps: SolanaSweepDeps, hotWallet: TransactionSigner, 
   while (found.length < wanted) {
     const page = await deps.store.dueAddresses(pageSize, after);
     const unswept = page.filter((due) => !sweeping.has(due.address));
-    const states = unswept.length > 0 ? await deps.chain.tokenAccounts(deps.mint, unswept.map((due) => due.address)) : new Map<string, TokenAccountState>();
+    const [states, counts] =
+      unswept.length > 0
+        ? await Promise.all([deps.chain.tokenAccounts(deps.mint, unswept.map((due) => due.address)), deps.store.sweepCountsAtEach(unswept.map((due) => due.address))])
+        : [new Map<string, TokenAccountState>(), new Map<string, SweepCounts>()];
     // The issuer's freeze as the same read shows it: set aside before anything is built.
     const frozenNow: FrozenAmong = async (owners) => new Set(owners.filter((owner) => states.get(owner)?.frozen));
     const frozen = await setAsideFrozen(deps.store, frozenNow, unswept.map((due) => due.address), async (owners) => new Map(owners.map((owner) => [owner, states.get(owner)?.amount ?? 0n])));
@@ -181,6 +185,16 @@ async function dueAccounts(deps: SolanaSweepDeps, hotWallet: TransactionSigner, 
     for (const due of unswept.filter((candidate) => !frozen.has(candidate.address))) {
       const state = states.get(due.address);
       const amount = state?.exists ? state.amount : 0n;
+      const recorded = sweepAmount(amount, counts.get(due.address) ?? NO_COUNTS);
+      if (recorded.amount < amount) {
+        // A sweep moves the account's whole balance (it is closed after), a payment the scanner has
+        // not recorded (nor screened) with the rest: the address leaves the due list holding all of
+        // it until that payment is recorded there (credited: due again; a sanctioned payer's: held).
+        log.warn('deposit address holds USDT no recorded payment explains: not swept until the scanner records it', { network: 'solana', address: due.address, usdt: String(amount), recorded: String(recorded.amount) });
+        await deps.store.clearDue(due.address, amount);
+        result.cleared++;
+        continue;
+      }
       if (amount < deps.settings.minimumSweep) {
         await deps.store.clearDue(due.address, amount);
         result.cleared++;
@@ -194,7 +208,7 @@ async function dueAccounts(deps: SolanaSweepDeps, hotWallet: TransactionSigner, 
         result.unknownOwners++;
         continue;
       }
-      found.push({ owner: due.address, addressIndex: due.addressIndex, tokenAccount: state!.address, amount, rent: state!.lamports, authority });
+      found.push({ owner: due.address, addressIndex: due.addressIndex, tokenAccount: state!.address, amount, rent: state!.lamports, authority, ...(recorded.takenOffCounts && { takenOffCounts: recorded.takenOffCounts }) });
     }
     if (page.length < pageSize) break;
     after = page.at(-1)!.address;
@@ -291,7 +305,7 @@ async function signAndStore(
     id: signed.signature,
     status: 'sending',
     wallet: hotWallet.address,
-    accounts: batch.map(({ owner, addressIndex, tokenAccount, amount, rent }) => ({ owner, addressIndex, tokenAccount, amount, rent })),
+    accounts: batch.map(sweptAccount),
     amount: sum(batch.map((account) => account.amount)),
     rent: sum(batch.map((account) => account.rent)),
     createsHotWalletAccount: !hotAccount.exists,
@@ -374,6 +388,9 @@ async function settleSweeps(deps: SolanaSweepDeps, hotWallet: TransactionSigner,
         failureReason: done ? null : transactionErrorCode(known.status!.err),
         updatedAt: now().toISOString(),
       };
+      // What each account moved comes off its counts before the sweep is saved done (a crash
+      // between settles it again, and takes nothing twice).
+      if (done) await deps.store.takeOffCounts(sweep.id, sweep.accounts.flatMap((account) => (account.takenOffCounts ? [{ address: account.owner, taken: account.takenOffCounts }] : [])));
       if (await deps.store.saveSweep(sweep, after)) {
         result[done ? 'done' : 'failed']++;
         if (!done) log.error('sweep failed on chain; its addresses stay due', { network: 'solana', sweepId: sweep.id, signature: known.signature, error: after.failureReason });
@@ -417,19 +434,29 @@ async function signAgain(deps: SolanaSweepDeps, hotWallet: TransactionSigner, sw
     const failed: SolanaSweep = { ...sweep, status: 'failed', failureReason: TOKEN_ACCOUNT_FROZEN, updatedAt: at };
     return (await deps.store.saveSweep(sweep, failed)) ? 'failed' : 'waiting';
   }
+  // Read afresh, a balance may hold a payment the scanner has not recorded: the sweep fails, and its
+  // addresses, still due, are read again by the next run, which leaves such an address out.
+  const counts = await deps.store.sweepCountsAtEach(sweep.accounts.map((account) => account.owner));
+  const recorded = new Map(sweep.accounts.map((account) => [account.owner, sweepAmount(states.get(account.owner)!.amount, counts.get(account.owner) ?? NO_COUNTS)]));
+  if (sweep.accounts.some((account) => recorded.get(account.owner)!.amount < states.get(account.owner)!.amount)) {
+    const failed: SolanaSweep = { ...sweep, status: 'failed', failureReason: UNRECORDED_PAYMENT, updatedAt: at };
+    return (await deps.store.saveSweep(sweep, failed)) ? 'failed' : 'waiting';
+  }
   const accounts = await Promise.all(
     sweep.accounts.map(async (account) => {
       const state = states.get(account.owner)!;
       // Its owner was checked against the seed when the sweep was first signed.
       const authority = isOpenedFor(hotWallet.address, state) ? hotWallet : await deps.owners.signerAt(account.addressIndex);
-      return { ...account, amount: state.amount, rent: state.lamports, authority };
+      const { takenOffCounts } = recorded.get(account.owner)!;
+      const { takenOffCounts: _planned, ...rest } = account;
+      return { ...rest, amount: state.amount, rent: state.lamports, authority, ...(takenOffCounts && { takenOffCounts }) };
     }),
   );
   const [lifetime, hotAccount] = await Promise.all([deps.chain.latestBlockhash(), hotWalletAccount(deps, hotWallet.address)]);
   const signed = await signedSweep(hotWallet, deps.mint, hotAccount, lifetime, accounts);
   const after: SolanaSweep = {
     ...sweep,
-    accounts: accounts.map(({ owner, addressIndex, tokenAccount, amount, rent }) => ({ owner, addressIndex, tokenAccount, amount, rent })),
+    accounts: accounts.map(sweptAccount),
     amount: sum(accounts.map((account) => account.amount)),
     rent: sum(accounts.map((account) => account.rent)),
     createsHotWalletAccount: !hotAccount.exists,
@@ -448,6 +475,14 @@ async function signAgain(deps: SolanaSweepDeps, hotWallet: TransactionSigner, sw
 export const NEVER_LANDED = 'NEVER_LANDED';
 /** Why a sweep failed when the issuer froze one of its accounts before it could be signed again. */
 export const TOKEN_ACCOUNT_FROZEN = 'TOKEN_ACCOUNT_FROZEN';
+/** Why a sweep failed when, read again to sign it afresh, one of its accounts held a payment the scanner had not recorded. */
+export const UNRECORDED_PAYMENT = 'UNRECORDED_PAYMENT';
+
+/** An address with no counts read: swept whole, as one made before they were kept. */
+const NO_COUNTS: SweepCounts = { sweepable: null, credited: 0n };
+
+/** What a sweep keeps of a due account: all but who signs for it. */
+const sweptAccount = ({ owner, addressIndex, tokenAccount, amount, rent, takenOffCounts }: SweptTokenAccount): SweptTokenAccount => ({ owner, addressIndex, tokenAccount, amount, rent, ...(takenOffCounts && { takenOffCounts }) });
 
 const sum = (amounts: bigint[]): bigint => amounts.reduce((total, amount) => total + amount, 0n);
 

@@ -39,8 +39,6 @@ export const depositAddressItem = {
     companyId: deposit.companyId,
     depositId: deposit.id,
     createdAt: deposit.createdAt,
-    // Made with its counts: what may be swept there is counted from the first credit on.
-    countsSweepable: true,
   }),
   /** What an owner read projects: `address`, `companyId`, `depositId`. */
   ownerProjection: { expression: '#address, companyId, depositId', names: { '#address': 'address' } },
@@ -61,23 +59,27 @@ export const depositAddressItem = {
   /**
    * The ADD clause that moves the address's counts by a change (or a sweep, by negative amounts):
    * `credited`, the credit counted as still there (creditedUnsweptUsdt); `sweepable`, the USDT recorded
-   * there that its sweeper may move (sweepableUsdt). ADD makes a count on its first write, even of
-   * zero. Null when neither moves.
+   * there that its sweeper may move (sweepableUsdt); `starts`, the deposit's first credit, which
+   * marks the sweepable count whole (countsSweepable). ADD makes a count on its first write, even of
+   * zero. Null when none moves.
    */
-  countsAdded: (by: { credited?: bigint; sweepable?: bigint }): { clause: string; values: Item } | null => {
+  countsAdded: (by: { credited?: bigint; sweepable?: bigint; starts?: boolean }): { clause: string; values: Item } | null => {
     const adds = [
       ...(by.credited === undefined ? [] : [['creditedUnsweptUsdt', ':counted', by.credited] as const]),
       ...(by.sweepable === undefined ? [] : [['sweepableUsdt', ':sweepable', by.sweepable] as const]),
+      ...(by.starts ? [['countsSweepable', ':starts', 1n] as const] : []),
     ];
     if (adds.length === 0) return null;
     return { clause: `ADD ${adds.map(([name, value]) => `${name} ${value}`).join(', ')}`, values: Object.fromEntries(adds.map(([, value, amount]) => [value, amount])) };
   },
   /**
    * The USDT recorded at the address that its sweeper may move: every credited transfer's amount
-   * (a held one's once released), less what its sweeps took. Null on an item made before it was
-   * counted (no `countsSweepable`): there a sweep moves the whole balance, as it always did.
+   * (a held one's once released), less what its sweeps took. Null where the count is not whole (no
+   * `countsSweepable`, which only the deposit's first credit writes, so never on an address first
+   * credited before the count was kept, nor by a poller of that time still running while a deploy
+   * rolls out): there a sweep moves the whole balance, as it always did.
    */
-  sweepableOf: (item: Item): bigint | null => (item.countsSweepable === true ? toBigInt(item.sweepableUsdt ?? 0) : null),
+  sweepableOf: (item: Item): bigint | null => (item.countsSweepable === undefined ? null : toBigInt(item.sweepableUsdt ?? 0)),
   /** The counts a sweep reads before it takes its amount: what it may move, and the credit a freeze would take back. */
   sweepCountsOf: (item: Item | null): SweepCounts => ({ sweepable: item ? depositAddressItem.sweepableOf(item) : null, credited: (item && depositAddressItem.countedCreditOf(item)) ?? 0n }),
   /** The update a landed sweep makes to its address's counts, in the transaction that records it. */
