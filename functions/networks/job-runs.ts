@@ -22,7 +22,9 @@ export async function withdrawalSenderRun<Sent extends WithdrawalSenderRun['sent
   beforeSending(): Promise<void>;
   send(): Promise<Sent>;
   nothingSent: Sent;
-  settle(): Promise<Settled>;
+  /** `hotWalletMaySend`: false while the token may not move: settling then sends nothing either (no
+   * lost broadcast made again, no replacement), which would only revert and burn its fee. */
+  settle(hotWalletMaySend: boolean): Promise<Settled>;
   family?(sent: Sent, settled: Settled): Promise<FamilyCounts>;
 }): Promise<JobRunOutcome<{ sent: Sent; settled: Settled; standing: TokenStanding }>> {
   const standing = await steps.standing();
@@ -38,7 +40,7 @@ export async function withdrawalSenderRun<Sent extends WithdrawalSenderRun['sent
         return steps.nothingSent;
       })
     : steps.nothingSent;
-  const settled = await steps.settle();
+  const settled = await steps.settle(usdtMayMove(standing));
   const family = (await steps.family?.(sent, settled)) ?? { counts: {}, moved: 0 };
   const run: JobRunOutcome<{ sent: Sent; settled: Settled; standing: TokenStanding }> = {
     outcome: { sent, settled, standing },

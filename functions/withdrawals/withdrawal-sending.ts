@@ -126,6 +126,12 @@ export class PayoutFloat {
   }
 }
 
+/** How a run settles: `hotWalletMaySend` false while the token is paused or the hot wallet frozen
+ * (functions/networks/token-standing.ts): nothing is sent from it, what lands is settled as ever. */
+export interface SettleOptions {
+  hotWalletMaySend?: boolean;
+}
+
 export interface SettleResult extends SendResult {
   /** Withdrawals still processing after this run for longer than STUCK_PROCESSING_MS. */
   stuck: { count: number; oldestAgeSeconds: number };

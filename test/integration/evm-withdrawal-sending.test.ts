@@ -182,6 +182,25 @@ describe('EVM withdrawals on anvil', () => {
     expect(await settleFinal()).toMatchObject({ completed: 1 });
   });
 
+  it('while the token is paused or the hot wallet frozen, a payout whose broadcast was lost is neither broadcast again nor replaced (it would revert, burning gas): it waits processing, and goes once the control lifts', async () => {
+    const to = newAddress();
+    const sentBefore = await client().getTransactionCount({ address: anvil.node.hotWallet.address });
+    const queued = await withdraw(to, '4');
+    expect(await sendEvmWithdrawals(killedBeforeBroadcast(deps))).toMatchObject({ sent: 1 });
+    // Long past the replacement delay: held back, it is not replaced either.
+    const held = { ...deps, replaceAfterMs: 0 };
+    for (let run = 0; run < 2; run++) {
+      expect(await settleEvmWithdrawals(held, { hotWalletMaySend: false })).toMatchObject({ rebroadcast: 0, replaced: 0, failed: 0 });
+      await mine(CONFIRMATIONS);
+    }
+    expect(await client().getTransactionCount({ address: anvil.node.hotWallet.address })).toBe(sentBefore);
+    expect(await read(queued)).toMatchObject({ status: 'processing' });
+
+    expect(await settleEvmWithdrawals(deps)).toMatchObject({ rebroadcast: 1 });
+    expect(await settleFinal()).toMatchObject({ completed: 1 });
+    expect(await usdtOf(to)).toBe(usdt('4'));
+  });
+
   it("a transaction sent from the hot wallet outside Cambio takes a stored payout's nonce: the payout is signed again on a new nonce and lands once, and later payouts start past the nonces used outside", async () => {
     const to = newAddress();
     const outside = localWalletClient(anvil.node.chain, mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }));

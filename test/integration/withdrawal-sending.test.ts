@@ -134,6 +134,22 @@ describe('sending withdrawals on chain', () => {
     expect(await transfersOnChain(stored.txHash!)).toHaveLength(1);
   });
 
+  it('a stored transaction is not sent while the token is paused (it would revert and burn its TRX): it waits, and goes once the pause lifts', async () => {
+    const withdrawal = await withdraw(destination, '5');
+    await sendWithdrawals({ ...deps, broadcaster: failingBroadcaster('process killed') });
+    const stored = await read(withdrawal);
+    const trxBefore = await chain.feeBalance(await deps.signer.address());
+
+    expect(await settleWithdrawals(deps, { hotWalletMaySend: false })).toMatchObject({ rebroadcast: 0, failed: 0 });
+    expect(await transfersOnChain(stored.txHash!)).toHaveLength(0);
+    expect(await chain.feeBalance(await deps.signer.address())).toBe(trxBefore);
+    expect(await read(withdrawal)).toMatchObject({ status: 'processing' });
+
+    expect(await settleWithdrawals(deps)).toMatchObject({ rebroadcast: 1 });
+    await settle();
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash: stored.txHash });
+  });
+
   it('a stored transaction the node keeps refusing is logged and left for the next run: another withdrawal completes in the same settling run', async () => {
     // The older one first in the page: stored, its broadcast lost.
     const refused = await withdraw(destination, '3');

@@ -37,9 +37,10 @@ describe('a withdrawal sender run', () => {
       beforeSending: async () => {},
       send: async () => (steps.push('send'), { sent: 1, failed: 0, awaitingFloat: 0 }),
       nothingSent: NOTHING,
-      settle: async () => (steps.push('settle'), settledNone),
+      settle: async (hotWalletMaySend) => (steps.push(`settle, sending ${hotWalletMaySend ? 'allowed' : 'held back'}`), settledNone),
     });
-    expect(steps).toEqual(['settle']);
+    // Settling is told too: a lost broadcast made again would revert and burn its fee.
+    expect(steps).toEqual(['settle, sending held back']);
     expect(run.counts).toMatchObject({ WithdrawalsSent: 0, TokenPaused: 1 });
     expect(run.busy).toBe(true);
   });

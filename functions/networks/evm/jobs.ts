@@ -49,7 +49,7 @@ export const evmJobs = (network: EvmNetworkName): NetworkJobs => ({
         beforeSending: async () => recordCambioAddresses(cambioAddresses, network, { hotWallet: await signer.address(), tokenContracts: await chain.usdtContracts(networkSettings.usdtContract) }),
         send: () => sendEvmWithdrawals(deps),
         nothingSent: NOTHING_SENT,
-        settle: () => settleEvmWithdrawals(deps),
+        settle: (hotWalletMaySend) => settleEvmWithdrawals(deps, { hotWalletMaySend }),
         family: async (sent, settled) => {
           const gas = await checkHotWalletGas(network, networkSettings, chain, await signer.address(), log);
           // The same PayoutFeeCapReached as the sweeper's: those the cap keeps from a replacement, and

@@ -5,7 +5,7 @@ import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
 import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
 import { withdrawalView, type Withdrawal } from '../../withdrawals/withdrawals.ts';
-import { complete, fail, networkCostOf, FINISH_RESERVE_MS, SETTLE_RESERVE_MS, spendableFloat, stuckProcessing, withdrawalsIn, withdrawalPagesIn, SETTLE_IN_FLIGHT, type SendResult, type SettleResult, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
+import { complete, fail, networkCostOf, FINISH_RESERVE_MS, SETTLE_RESERVE_MS, spendableFloat, stuckProcessing, withdrawalsIn, withdrawalPagesIn, SETTLE_IN_FLIGHT, type SendResult, type SettleOptions, type SettleResult, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
 import { broadcastOrFill, dueForReplacement, nonceHolder, nonceOutcome, replaceOrRebroadcast, replaceUnmined, takenAt, withNextNonce, type EvmReceiptReader, type NonceBroadcaster, type NonceSequence, type NonceSlot, type Replacement, type ReplaceableTransaction, type SignedPayout } from './nonce-sequence.ts';
 
 /**
@@ -245,9 +245,10 @@ export interface EvmSettleResult extends SettleResult {
 /** Settles what was sent, by final receipts, and broadcasts again every stored transaction the
  * node does not show mined (lost before its broadcast, dropped from the pool, or in a block that
  * a reorganisation removed), replacing those unmined for too long. */
-export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSettleResult> {
+export async function settleEvmWithdrawals(deps: EvmSendingDeps, { hotWalletMaySend = true }: SettleOptions = {}): Promise<EvmSettleResult> {
   const now = deps.now ?? (() => new Date());
   const log = deps.log ?? stderrLog;
+  let heldBack = 0;
   const result: EvmSettleResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, stuck: { count: 0, oldestAgeSeconds: 0 }, replaced: 0, feeCapReached: 0 };
   // Read once a run, when the first withdrawal needs them: the final block before any receipt, so
   // that a payout mined by then has its receipt found (usedAtFinal's reasoning rests on it).
@@ -299,6 +300,12 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
       log.warn('payout mined (a final block holds it at its nonce) but the node has no receipt for it yet: waiting', { withdrawalId: withdrawal.id, nonce: withdrawal.transaction!.nonce });
       return;
     }
+    // While the token is paused or the hot wallet frozen, whatever is sent reverts and burns its gas
+    // (a replacement at a higher fee, more): the payout waits `processing` until the control lifts.
+    if (!hotWalletMaySend) {
+      heldBack++;
+      return;
+    }
     if (holder === 'outside') {
       const again = await signAndStore(deps, withdrawal, await wallet, undefined, now, await usedAtFinal);
       if (again === 'moved') return; // the next run sees it again
@@ -339,6 +346,7 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSet
   // Side by side within a page (each payout its own nonce, reads and guarded write); rebroadcasts
   // may then reach the node out of nonce order, which it queues until the gap before them fills.
   for await (const page of withdrawalPagesIn(deps, 'processing', FINISH_RESERVE_MS)) await inParallel(page, SETTLE_IN_FLIGHT, settle);
+  if (heldBack > 0) log.warn("the hot wallet's USDT may not move: processing payouts wait, neither broadcast again nor replaced", { withdrawals: heldBack });
   const underBaseFee = await capBelowBaseFee;
   if (underBaseFee) logFeeCapBelowBaseFee(log, underBaseFee, { unmined: result.feeCapReached, withdrawalIds: underCap.slice(0, LOGGED_IDS) });
   result.stuck = stuckProcessing(remaining, now());

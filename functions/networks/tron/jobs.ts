@@ -50,7 +50,7 @@ export const tronJobs: NetworkJobs = {
           recordCambioAddresses(cambioAddresses, NETWORK, { hotWallet: await signer.address(), tokenContracts: (await chain.usdtContracts?.(chainSettings.usdtContract)) ?? [chainSettings.usdtContract] }),
         send: () => sendWithdrawals(deps),
         nothingSent: NOTHING_SENT,
-        settle: () => settleWithdrawals(deps),
+        settle: (hotWalletMaySend) => settleWithdrawals(deps, { hotWalletMaySend }),
         // HotWalletGasLow: its TRX below one payout's fee limit (the alarm: lib/networks/tron.ts), as
         // the send found it (pending payouts left waiting for it), or read now when it had nothing to send.
         family: async (sent) => ({ counts: { HotWalletGasLow: (sent.hotWalletTrxShort ?? trxShort(await sending.hotWalletTrx!())) ? 1 : 0 }, moved: 0 }),

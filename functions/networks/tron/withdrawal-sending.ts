@@ -5,7 +5,7 @@ import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
 import { DuplicateOfAnotherPayout, SIGNING_ATTEMPTS, TransactionIdTaken, broadcastOwned, withdrawalOwner, type TransactionClaims } from '../../withdrawals/payouts.ts';
 import { withdrawalView, type Withdrawal } from '../../withdrawals/withdrawals.ts';
-import { complete, fail, networkCostOf, FINISH_RESERVE_MS, PayoutFloat, SETTLE_IN_FLIGHT, SETTLE_RESERVE_MS, spendableFloat, stuckProcessing, withdrawalPagesIn, type SendingRun, type SendResult, type SettleResult } from '../../withdrawals/withdrawal-sending.ts';
+import { complete, fail, networkCostOf, FINISH_RESERVE_MS, PayoutFloat, SETTLE_IN_FLIGHT, SETTLE_RESERVE_MS, spendableFloat, stuckProcessing, withdrawalPagesIn, type SendingRun, type SendResult, type SettleOptions, type SettleResult } from '../../withdrawals/withdrawal-sending.ts';
 
 /**
  * Sending withdrawals on TRON, where a transaction has no nonce: its id is the hash of its body,
@@ -147,8 +147,9 @@ async function signAndClaim(deps: SendingDeps, withdrawal: Withdrawal, from: str
  * broadcast was lost (a sender that died between storing and broadcasting). Reports those still
  * processing for too long (read oldest first, so the oldest age is exact even when the run's time
  * ends before the last page). */
-export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult> {
+export async function settleWithdrawals(deps: SendingDeps, { hotWalletMaySend = true }: SettleOptions = {}): Promise<SettleResult> {
   const now = deps.now ?? (() => new Date());
+  let heldBack = 0;
   const result: SettleResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, stuck: { count: 0, oldestAgeSeconds: 0 } };
   // Read once a run, when the first withdrawal needs it.
   let final: ReturnType<SendingDeps['chain']['finalBlock']> | undefined;
@@ -180,6 +181,12 @@ export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult
     remaining.push(withdrawal);
     if (receipt) return; // in a block, not yet final
     if (!withdrawal.transaction!.broadcastAt && now().getTime() < expiresAt) {
+      // While the token is paused or the hot wallet frozen it would revert and burn its energy: it
+      // is not sent, and expires unsent (failed, its funds back) unless the control lifts first.
+      if (!hotWalletMaySend) {
+        heldBack++;
+        return;
+      }
       // Only logged, as on the other networks: one transaction the node keeps refusing must not stop
       // the run (inParallel starts nothing after a failure), leaving the withdrawals behind it
       // unsettled and the stuck alarm unpublished. It is tried again next run, until it expires.
@@ -192,6 +199,7 @@ export async function settleWithdrawals(deps: SendingDeps): Promise<SettleResult
     }
   };
   for await (const page of withdrawalPagesIn(deps, 'processing', FINISH_RESERVE_MS)) await inParallel(page, SETTLE_IN_FLIGHT, settle);
+  if (heldBack > 0) (deps.log ?? stderrLog).warn("the hot wallet's USDT may not move: payouts signed and never broadcast are not sent", { network: 'tron', withdrawals: heldBack });
   result.stuck = stuckProcessing(remaining, now());
   return result;
 }
