@@ -78,7 +78,7 @@ function killedBeforeBroadcast(): EvmSweepDeps {
 const sender = (): EvmSendingDeps => evmSenderDeps(env, NETWORK, anvil.settings);
 
 const sumOf = (amounts: string[]) => amounts.reduce((sum, amount) => sum + usdt(amount), 0n);
-const dueNow = () => new DynamoEvmSweepStore(env.db, env.tableName, NETWORK).dueAddresses(1_000);
+const dueNow = async () => (await new DynamoEvmSweepStore(env.db, env.tableName, NETWORK).dueAddresses(1_000)).due;
 
 beforeEach(async () => {
   ({ company: { id: companyId } } = await createCompany(companies, { name: 'EVM Sweep Co', environment: 'sandbox' }, new Date()));
@@ -167,6 +167,20 @@ describe('EVM sweeps on anvil', () => {
     expect(open[1]!.nonce).toBe(open[0]!.nonce + 1);
     expect(new Set(open.flatMap((sweep) => sweep.forwarders.map((forwarder) => forwarder.address)))).toEqual(new Set(made.map((deposit) => deposit.address)));
     expect((await usdtOf(anvil.node.hotWallet.address)) - hotBefore).toBe(usdt('10'));
+  }, 60_000);
+
+  it('reads on past a page that holds only a forwarder with a payment still confirming', async () => {
+    const made = await creditedDeposits(['2', '3']);
+    const [first, second] = made.map((deposit) => deposit.address).sort();
+    // The first in address order is paid again; the payment is seen, not yet final.
+    const hash = await localWalletClient(anvil.node.chain, anvil.node.customer).writeContract({ address: anvil.node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [first as Address, parseUnits('1', 18)] });
+    await client().waitForTransactionReceipt({ hash });
+    await anvil.depositJobs().scan();
+    // A batch of one: the first page holds only the confirming one, left out.
+    expect(await sweepEvmDepositAddresses(sweeper({ batchSize: 1 }))).toMatchObject({ sent: 1, forwarders: 1 });
+    const [sweep] = await sweeper().store.openSweeps();
+    expect(sweep!.forwarders.map((forwarder) => forwarder.address)).toEqual([second]);
+    await anvil.creditPaid();
   }, 60_000);
 
   it('a sweeper killed between storing its sweep and the broadcast: the next run broadcasts the stored sweep, once', async () => {

@@ -85,7 +85,7 @@ describe('Solana deposits on the local runtime', () => {
     expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ status: 'completed', receivedAmount: paid, creditedAmount: paid, amountStatus: null });
     expect((await companyUsdt()).available - before.available).toBe(paid);
     // Credited: due for a sweep.
-    expect((await new DynamoSolanaSweepStore(env.db, env.tableName).dueAddresses(100)).map((due) => due.address)).toContain(deposit.address);
+    expect((await new DynamoSolanaSweepStore(env.db, env.tableName).dueAddresses(100)).due.map((due) => due.address)).toContain(deposit.address);
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   }, 60_000);
 

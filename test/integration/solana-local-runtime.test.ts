@@ -59,7 +59,7 @@ const sweepStore = () => new DynamoSolanaSweepStore(db, runtime.tableName);
  * due, nothing in flight. */
 async function sweptAndSettled() {
   const sweeps = sweepStore();
-  const left = await waitFor(async () => (await sweeps.openSweeps()).length + (await sweeps.dueAddresses(10)).length, (count) => count === 0, WITHIN_MS);
+  const left = await waitFor(async () => (await sweeps.openSweeps()).length + (await sweeps.dueAddresses(10)).due.length, (count) => count === 0, WITHIN_MS);
   expect(left).toBe(0);
 }
 

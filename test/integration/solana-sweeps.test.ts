@@ -45,7 +45,7 @@ const sweeper = (options: { chain?: SolanaRpcChain } = {}) => solanaSweeper(env,
 const sweep = (options: { chain?: SolanaRpcChain } = {}) => sweepSolanaDepositAddresses({ ...sweeper(options).deps, log: quiet });
 const hotUsdt = () => chain.tokenBalance(node().mint, SOLANA_TEST_HOT_WALLET);
 const hotSol = () => chain.feeBalance(SOLANA_TEST_HOT_WALLET);
-const dueNow = () => store.dueAddresses(1_000);
+const dueNow = async () => (await store.dueAddresses(1_000)).due;
 const companyUsdt = async () => (await companies.getBalances(companyId)).find((row) => row.currency === 'USDT')!;
 const sumOf = (amounts: string[]) => amounts.reduce((sum, amount) => sum + usdt(amount), 0n);
 /** Makes what was sent final: `finalized` trails the newest slot by FINALITY_DEPTH. */

@@ -22,8 +22,9 @@ export class DynamoEvmSweepStore extends SweepStoreOverDueList implements EvmSwe
     super(db, tableName, network);
   }
 
-  async dueAddresses(limit: number, after?: string): Promise<DueForwarder[]> {
-    return (await this.due.dueAddresses(limit, after)).map(({ address, depositId }) => ({ address, depositId }));
+  async dueAddresses(limit: number, after?: string): Promise<{ due: DueForwarder[]; next: string | null }> {
+    const page = await this.due.dueAddressesPage(limit, after);
+    return { due: page.due.map(({ address, depositId }) => ({ address, depositId })), next: page.next };
   }
 
   /**

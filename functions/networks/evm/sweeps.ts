@@ -88,9 +88,10 @@ export interface EvmSweepStore extends NonceSequence, FrozenAddressList {
   /** The next `limit` deposit addresses (EVM ones, of any network) after those the last call
    * returned, wrapping round to the first: every address is read for native coin in turn. */
   nextAddressesToCheckForNative(limit: number): Promise<DueForwarder[]>;
-  /** The network's deposit addresses with a credited deposit since their last sweep, at most
-   * `limit` in address order; `after`: those after that address (the next page). */
-  dueAddresses(limit: number, after?: string): Promise<DueForwarder[]>;
+  /** The network's deposit addresses with a credited deposit since their last sweep, a page of at
+   * most `limit` in address order after `after`, and where the next page starts (null at the end):
+   * a page can come back short while more follow (an address with a payment confirming is left out). */
+  dueAddresses(limit: number, after?: string): Promise<{ due: DueForwarder[]; next: string | null }>;
   /** Nothing (more) to sweep there until a new deposit is credited; `remaining`, below the minimum,
    * stays listed for reconciliation. */
   clearDue(address: string, remaining: bigint): Promise<void>;
@@ -206,7 +207,7 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
   let nativeHeld = new Map<string, bigint>();
   let after: string | undefined;
   while (batch.length < deps.settings.batchSize) {
-    const page = await deps.store.dueAddresses(deps.settings.batchSize, after);
+    const { due: page, next } = await deps.store.dueAddresses(deps.settings.batchSize, after);
     const unswept = page.filter((forwarder) => !sweeping.has(forwarder.address));
     const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, unswept.map((forwarder) => forwarder.address), deps.usdtBalances) : new Set<string>();
     result.frozen += frozen.size;
@@ -241,8 +242,8 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
         batch.push({ ...forwarder, amount, ...(coin > 0n && { native: coin }), ...(recorded.takenOffCounts && { takenOffCounts: recorded.takenOffCounts }) });
       }
     }
-    if (page.length < deps.settings.batchSize) break;
-    after = page.at(-1)!.address;
+    if (next === null) break;
+    after = next;
   }
   if (batch.length < deps.settings.batchSize) batch.push(...(await nativeOnly(deps, toCheck, wasDue, nativeHeld, deps.settings.batchSize - batch.length)));
   return batch;

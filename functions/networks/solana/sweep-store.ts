@@ -20,8 +20,9 @@ export class DynamoSolanaSweepStore extends SweepStoreOverDueList implements Sol
     super(db, tableName, 'solana');
   }
 
-  async dueAddresses(limit: number, after?: string): Promise<DueOwner[]> {
-    return (await this.due.dueAddresses(limit, after)).map(({ address, addressIndex }) => ({ address, addressIndex }));
+  async dueAddresses(limit: number, after?: string): Promise<{ due: DueOwner[]; next: string | null }> {
+    const page = await this.due.dueAddressesPage(limit, after);
+    return { due: page.due.map(({ address, addressIndex }) => ({ address, addressIndex })), next: page.next };
   }
 
   async openSweeps(): Promise<SolanaSweep[]> {

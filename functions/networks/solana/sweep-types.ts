@@ -61,9 +61,10 @@ export interface DueOwner {
 }
 
 export interface SolanaSweepStore extends FrozenAddressList {
-  /** Deposit addresses with a credited deposit since their last sweep, at most `limit` in address
-   * order; `after`: those after that address (the next page). */
-  dueAddresses(limit: number, after?: string): Promise<DueOwner[]>;
+  /** Deposit addresses with a credited deposit since their last sweep, a page of at most `limit` in
+   * address order after `after`, and where the next page starts (null at the end): a page can come
+   * back short while more follow (an address with a payment confirming is left out). */
+  dueAddresses(limit: number, after?: string): Promise<{ due: DueOwner[]; next: string | null }>;
   /** Nothing (more) to sweep there until a new deposit is credited; `remaining`, below the minimum,
    * stays listed for reconciliation. */
   clearDue(address: string, remaining: bigint): Promise<void>;

@@ -172,7 +172,7 @@ async function dueAccounts(deps: SolanaSweepDeps, hotWallet: TransactionSigner, 
   const pageSize = Math.max(wanted, 50);
   let after: string | undefined;
   while (found.length < wanted) {
-    const page = await deps.store.dueAddresses(pageSize, after);
+    const { due: page, next } = await deps.store.dueAddresses(pageSize, after);
     const unswept = page.filter((due) => !sweeping.has(due.address));
     const [states, counts] =
       unswept.length > 0
@@ -210,8 +210,8 @@ async function dueAccounts(deps: SolanaSweepDeps, hotWallet: TransactionSigner, 
       }
       found.push({ owner: due.address, addressIndex: due.addressIndex, tokenAccount: state!.address, amount, rent: state!.lamports, authority, ...(recorded.takenOffCounts && { takenOffCounts: recorded.takenOffCounts }) });
     }
-    if (page.length < pageSize) break;
-    after = page.at(-1)!.address;
+    if (next === null) break;
+    after = next;
   }
   return found;
 }
