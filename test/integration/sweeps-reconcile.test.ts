@@ -301,13 +301,29 @@ describe('sweeps and reconciliation', () => {
     }
   }
 
-  it("a payment the scanner has not recorded yet at a due address is not swept with the credited money: a sanctioned payer's, once recorded and held, is still where it landed", async () => {
-    const { sanctionedPayer, cleanPayer, deposit, pay, settle } = await sanctionedAndCleanPayers(900_400, 'unrecorded-not-swept');
-    await pay(cleanPayer, '5');
-    expect(await settle()).toMatchObject({ confirmed: 1 });
-    // Lands on chain; the scanner, a minute behind, has not read its block when the sweeper runs.
-    await chain.submitTransfer({ contract: USDT, from: sanctionedPayer, to: deposit.address, amount: usdt('50') });
+  /** A deposit the clean payer paid 5, credited and due, not yet swept. */
+  async function creditedFive(seed: number, reference: string) {
+    const payers = await sanctionedAndCleanPayers(seed, reference);
+    await payers.pay(payers.cleanPayer, '5');
+    expect(await payers.settle()).toMatchObject({ confirmed: 1 });
+    return payers;
+  }
+  /** A payment on chain that the scanner, a minute behind, has not read yet. */
+  async function landsUnscanned(from: string, to: string, amount: string) {
+    await chain.submitTransfer({ contract: USDT, from, to, amount: usdt(amount) });
     clock.advanceBlocks(1);
+  }
+  /** What the address holds after sweeps alone; then reconcile and the ledger are exact. */
+  async function leftAfterSweeps(address: string, left: bigint) {
+    await sweepsAlone();
+    expect(await chain.tokenBalance(USDT, address)).toBe(left);
+    expect((await reconcileBoth()).balanced).toBe(true);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  }
+
+  it("a payment the scanner has not recorded yet at a due address is not swept with the credited money: a sanctioned payer's, once recorded and held, is still where it landed", async () => {
+    const { sanctionedPayer, deposit, settle } = await creditedFive(900_400, 'unrecorded-not-swept');
+    await landsUnscanned(sanctionedPayer, deposit.address, '50');
     const hotBefore = await chain.tokenBalance(USDT, await hotWallet.address());
 
     await sweepsAlone();
@@ -317,37 +333,24 @@ describe('sweeps and reconciliation', () => {
 
     // Recorded, final and screened: held for the sanction, and never swept.
     expect(await settle()).toMatchObject({ held: 1 });
-    await sweepsAlone();
-    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(usdt('50'));
-    expect((await reconcileBoth()).balanced).toBe(true);
-    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    await leftAfterSweeps(deposit.address, usdt('50'));
   });
 
   it('a clean payment swept around while unrecorded is swept on its own once it is credited', async () => {
-    const { cleanPayer, deposit, pay, settle } = await sanctionedAndCleanPayers(900_500, 'unrecorded-then-credited');
-    await pay(cleanPayer, '5');
-    expect(await settle()).toMatchObject({ confirmed: 1 });
-    await chain.submitTransfer({ contract: USDT, from: cleanPayer, to: deposit.address, amount: usdt('7') });
-    clock.advanceBlocks(1);
+    const { cleanPayer, deposit, settle } = await creditedFive(900_500, 'unrecorded-then-credited');
+    await landsUnscanned(cleanPayer, deposit.address, '7');
     await sweepsAlone();
     expect(await chain.tokenBalance(USDT, deposit.address)).toBe(usdt('7'));
 
     expect(await settle()).toMatchObject({ confirmed: 1 });
-    await sweepsAlone();
-    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
-    expect((await reconcileBoth()).balanced).toBe(true);
-    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    await leftAfterSweeps(deposit.address, 0n);
   });
 
   it('an address made before its sweepable USDT was counted is swept whole, as before: its credit is not left behind', async () => {
-    const { cleanPayer, deposit, pay, settle } = await sanctionedAndCleanPayers(900_600, 'made-before-the-count');
-    await pay(cleanPayer, '5');
-    expect(await settle()).toMatchObject({ confirmed: 1 });
+    const { deposit } = await creditedFive(900_600, 'made-before-the-count');
     // As an item written before the count was kept: no mark, no count.
     await env.db.send(new UpdateCommand({ TableName: env.tableName, Key: depositAddressItem.key(deposit.address), UpdateExpression: 'REMOVE countsSweepable, sweepableUsdt' }));
-    await sweepsAlone();
-    expect(await chain.tokenBalance(USDT, deposit.address)).toBe(0n);
-    expect((await reconcileBoth()).balanced).toBe(true);
+    await leftAfterSweeps(deposit.address, 0n);
   });
 
   it("a hot wallet short of a top-up's TRX leaves the address due, held, with no failed sweep against it; funded, the address is swept", async () => {
@@ -409,6 +412,17 @@ describe('sweeps and reconciliation', () => {
       expect(await chain.tokenBalance(USDT, address)).toBe(0n);
       expect((await reconcileBoth()).balanced).toBe(true);
       await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+    }
+
+    /** The issuer unfreezes the address: the payment held there is released, the credit a freeze
+     * took back given back; the company's balance is `balance`, the deposit completed with `credited`. */
+    async function unfrozenAndCredited(deposit: { id: string; address: string }, balance: { available: bigint; held: bigint }, credited: bigint) {
+      await issuer().unfreeze(deposit.address);
+      expect(await releaseUnfrozen({ ...depositJobs(), holds })).toBe(1);
+      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong, usdtAt);
+      expect(await usdtRow()).toMatchObject(balance);
+      expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: credited });
+      await sweptAndBalanced(deposit.address);
     }
 
     it('a due one frozen after its credit: set aside, its credit taken back into held, given back once unfrozen, and reconcile balanced throughout', async () => {
@@ -489,12 +503,7 @@ describe('sweeps and reconciliation', () => {
       expect(await depositNow(deposit.id)).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt('5') });
       expect(await withFreezes.store.setAsideAddresses()).toContain(deposit.address);
 
-      await issuer().unfreeze(deposit.address);
-      expect(await releaseUnfrozen({ ...depositJobs(), holds })).toBe(1);
-      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong, usdtAt);
-      expect(await usdtRow()).toMatchObject({ available: before.available + usdt('2'), held: before.held });
-      expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('7') });
-      await sweptAndBalanced(deposit.address);
+      await unfrozenAndCredited(deposit, { available: before.available + usdt('2'), held: before.held }, usdt('7'));
     });
 
     it('one swept empty, then frozen and paid again: the swept credit is not taken back, and the new payment is credited once unfrozen', async () => {
@@ -505,7 +514,7 @@ describe('sweeps and reconciliation', () => {
         await sweepDepositAddresses(withFreezes);
         clock.advanceBlocks(20);
       }
-      expect(await withFreezes.store.dueAddresses(1_000)).not.toContainEqual(expect.objectContaining({ address: deposit.address }));
+      expect((await withFreezes.store.dueAddresses(1_000)).due).not.toContainEqual(expect.objectContaining({ address: deposit.address }));
       const before = await usdtRow();
       await issuer().freeze(deposit.address);
       await paidAndJudged(deposit.address, '3', 900_104);
@@ -513,12 +522,7 @@ describe('sweeps and reconciliation', () => {
       // The 5 is in the hot wallet: only the new 3 is held.
       expect(await usdtRow()).toMatchObject({ available: before.available, held: before.held + usdt('3') });
 
-      await issuer().unfreeze(deposit.address);
-      expect(await releaseUnfrozen({ ...depositJobs(), holds })).toBe(1);
-      await returnUnfrozen(withFreezes.store, withFreezes.frozenAmong, usdtAt);
-      expect(await usdtRow()).toMatchObject({ available: before.available + usdt('3'), held: before.held });
-      expect(await depositNow(deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('8') });
-      await sweptAndBalanced(deposit.address);
+      await unfrozenAndCredited(deposit, { available: before.available + usdt('3'), held: before.held }, usdt('8'));
     });
 
     it('a credit already swept out of it before its due mark is cleared is not taken back: only what is still there', async () => {
