@@ -411,6 +411,28 @@ describe('Solana deposit sweeps on the local runtime', () => {
     expect((await chain.tokenAccounts(node().mint, [deposit!.address])).get(deposit!.address)).toMatchObject({ exists: false });
   }, 60_000);
 
+  it('a sweep whose earlier version landed is done, even when a newer version signed on a lagging view shows failed', async () => {
+    const [deposit] = await creditedDeposits(['5']);
+    expect(await sweep()).toMatchObject({ sent: 1 });
+    const [landed] = await store.openSweeps();
+    // As after a provider that showed neither the landing nor the closed account: a newer version
+    // signed, which then failed on chain (its accounts were closed by the first).
+    const newer = [...landed!.signature].reverse().join(''); // a signature no node knows
+    const resigned: SolanaSweep = { ...landed!, signature: newer, earlierSignatures: [landed!.signature], updatedAt: new Date().toISOString() };
+    expect(await store.saveSweep(landed!, resigned)).toBe(true);
+    finalise();
+    const lagging = Object.assign(Object.create(chain) as SolanaRpcChain, {
+      signatureStatuses: async (signatures: string[]) => {
+        const others = signatures.filter((signature) => signature !== newer);
+        const real = new Map((await chain.signatureStatuses(others)).map((status, i) => [others[i]!, status]));
+        return signatures.map((signature) => (signature === newer ? { slot: 1, err: { InstructionError: [1, { Custom: 1 }] }, confirmationStatus: 'finalized' as const } : (real.get(signature) ?? null)));
+      },
+    });
+    expect(await sweep({ chain: lagging })).toMatchObject({ done: 1, failed: 0 });
+    expect((await store.finishedSweeps()).find((one: SolanaSweep) => one.id === landed!.id)).toMatchObject({ status: 'done', signature: landed!.signature, earlierSignatures: [newer] });
+    expect((await chain.tokenAccounts(node().mint, [deposit!.address])).get(deposit!.address)).toMatchObject({ exists: false });
+  }, 60_000);
+
   it('two sweepers at once never sweep an address twice', async () => {
     const amounts = ['1', '2', '3', '4', '5', '6', '7', '8'];
     const made = await creditedDeposits(amounts);

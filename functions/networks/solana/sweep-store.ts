@@ -65,7 +65,10 @@ export class DynamoSolanaSweepStore extends SweepStoreOverDueList implements Sol
     } else {
       tx.put(solanaSweepItem.toItem(after), guard);
     }
-    if (after.signature !== before.signature) claimIn(tx, after.signature, solanaSweepOwner(after.id, after.createdAt), after.updatedAt);
+    // A new version's signature is claimed; one of its own earlier versions (settled by the one that
+    // landed) was claimed when it was signed.
+    const versions = [before.signature, ...before.earlierSignatures];
+    if (!versions.includes(after.signature)) claimIn(tx, after.signature, solanaSweepOwner(after.id, after.createdAt), after.updatedAt);
     return tx.commitUnlessStale(this.db);
   }
 

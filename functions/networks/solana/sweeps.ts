@@ -371,7 +371,11 @@ async function settleSweeps(deps: SolanaSweepDeps, hotWallet: TransactionSigner,
   let read = 0;
   for (const sweep of open) {
     const versions = versionsOf(sweep);
-    const known = versions.map((signature, i) => ({ signature, status: statuses[read + i] ?? null })).find(({ status }) => status !== null);
+    const seen = versions.map((signature, i) => ({ signature, status: statuses[read + i] ?? null })).filter(({ status }) => status !== null);
+    // One version at most can move the accounts; yet a newer one, signed while a lagging provider
+    // did not show an earlier one landed, can land too and fail (the accounts closed): the one that
+    // succeeded is what happened, whichever is newer.
+    const known = seen.find(({ status }) => status!.err === null || status!.err === undefined) ?? seen[0];
     read += versions.length;
     if (known) {
       if (known.status!.confirmationStatus !== 'finalized') {
