@@ -173,7 +173,8 @@ export interface SentTransactionOutcome {
 }
 
 /**
- * Where a transaction we signed and sent stands. It is 'expired' only once the final chain is
+ * Where a transaction we signed and sent stands: settled by the final chain's receipt once the newest
+ * view shows it at a final height. It is 'expired' only once the final chain is
  * EXPIRY_SETTLE_MARGIN_MS past its expiration and neither receipt() nor finalReceipt() knows it:
  * the node behind receipt() may lag the one that gave `final` (TronGrid serves them from
  * different machines, and the next request may reach another one), and treating a mined transfer
@@ -186,7 +187,11 @@ export async function sentTransactionOutcome(
   final: ChainBlock,
 ): Promise<SentTransactionOutcome> {
   const seen = await chain.receipt(txHash);
-  if (seen) return { seen, settled: seen.blockNumber <= final.number ? seen : null };
+  // Settled by the final chain's own receipt, not the newest view's: a node on a fork the network
+  // left can show the transaction in a block at a final height that the final chain does not hold
+  // (a payout marked sent that never left). Asked once per transaction, when it first looks final;
+  // the final node not holding it yet is asked again next run.
+  if (seen) return { seen, settled: seen.blockNumber <= final.number ? await chain.finalReceipt(txHash) : null };
   if (expiresAt === null || Date.parse(final.timestamp) <= Date.parse(expiresAt) + EXPIRY_SETTLE_MARGIN_MS) return { seen, settled: null };
   return { seen, settled: (await chain.finalReceipt(txHash)) ?? 'expired' };
 }

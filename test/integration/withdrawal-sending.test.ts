@@ -290,6 +290,30 @@ describe('settling past the expiration on TronGrid, whose full node can lag its 
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
+  it('a receipt the full node shows at a solidified height is not taken until the solidity node holds it too (a node on a fork the network left): it waits, then completes', async () => {
+    const withdrawal = await withdraw(destination, '7');
+    await sendWithdrawals({ ...deps, broadcaster: lost });
+    const stored = (await deps.store.withdrawalsInStatus('processing', 100)).find((w) => w.id === withdrawal.id)!;
+    const sentAt = Date.parse(stored.transaction!.expiresAt!) - 60_000;
+    let solidityHolds = false;
+    stub.reset();
+    stub.script = ({ path }) => {
+      if (path === '/walletsolidity/getnowblock') return { body: tronBlock(70_000_100, sentAt + 120_000) };
+      if (path === '/wallet/gettransactioninfobyid') return { body: transactionInfo(stored.txHash!, 70_000_050, sentAt, 'SUCCESS') };
+      if (path === '/walletsolidity/gettransactioninfobyid') return { body: solidityHolds ? transactionInfo(stored.txHash!, 70_000_050, sentAt, 'SUCCESS') : {} };
+      return { status: 404, body: { Error: `no answer for ${path}` } };
+    };
+    const onTronGrid = { ...deps, chain: new TronGridChain({ baseUrl: stub.baseUrl }), broadcaster: lost };
+    expect(await settleWithdrawals(onTronGrid)).toMatchObject({ completed: 0, failed: 0, rebroadcast: 0 });
+    expect(stub.requests.map((r) => r.path)).toContain('/walletsolidity/gettransactioninfobyid');
+    expect(await read(withdrawal)).toMatchObject({ status: 'processing' });
+
+    solidityHolds = true;
+    expect(await settleWithdrawals(onTronGrid)).toMatchObject({ completed: 1 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed' });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
   it("fails with the receipt's result when the solidity node has it failed", async () => {
     const { withdrawal } = await settleOnTronGrid('REVERT');
 
