@@ -340,6 +340,12 @@ export abstract class SweepStoreOverDueList implements FrozenAddressList {
     this.due = new DynamoSweepDueList(db, tableName, network);
   }
 
+  /** A page of the due list as a family's sweeper reads it (`pick`: what it keeps of each address), and where the next starts. */
+  protected async duePage<Due>(limit: number, after: string | undefined, pick: (due: DueAddress) => Due): Promise<{ due: Due[]; next: string | null }> {
+    const page = await this.due.dueAddressesPage(limit, after);
+    return { due: page.due.map(pick), next: page.next };
+  }
+
   clearDue(address: string, remaining: bigint): Promise<void> {
     return this.due.clearDue(address, remaining);
   }

@@ -22,9 +22,8 @@ export class DynamoEvmSweepStore extends SweepStoreOverDueList implements EvmSwe
     super(db, tableName, network);
   }
 
-  async dueAddresses(limit: number, after?: string): Promise<{ due: DueForwarder[]; next: string | null }> {
-    const page = await this.due.dueAddressesPage(limit, after);
-    return { due: page.due.map(({ address, depositId }) => ({ address, depositId })), next: page.next };
+  dueAddresses(limit: number, after?: string): Promise<{ due: DueForwarder[]; next: string | null }> {
+    return this.duePage(limit, after, ({ address, depositId }) => ({ address, depositId }));
   }
 
   /**

@@ -20,9 +20,8 @@ export class DynamoSolanaSweepStore extends SweepStoreOverDueList implements Sol
     super(db, tableName, 'solana');
   }
 
-  async dueAddresses(limit: number, after?: string): Promise<{ due: DueOwner[]; next: string | null }> {
-    const page = await this.due.dueAddressesPage(limit, after);
-    return { due: page.due.map(({ address, addressIndex }) => ({ address, addressIndex })), next: page.next };
+  dueAddresses(limit: number, after?: string): Promise<{ due: DueOwner[]; next: string | null }> {
+    return this.duePage(limit, after, ({ address, addressIndex }) => ({ address, addressIndex }));
   }
 
   async openSweeps(): Promise<SolanaSweep[]> {

@@ -16,9 +16,8 @@ export class DynamoSweepStore extends SweepStoreOverDueList implements SweepStor
     super(db, tableName, 'tron');
   }
 
-  async dueAddresses(limit: number, after?: string): Promise<{ due: SweepCandidate[]; next: string | null }> {
-    const page = await this.due.dueAddressesPage(limit, after);
-    return { due: page.due.map(({ address, addressIndex }) => ({ address, addressIndex })), next: page.next };
+  dueAddresses(limit: number, after?: string): Promise<{ due: SweepCandidate[]; next: string | null }> {
+    return this.duePage(limit, after, ({ address, addressIndex }) => ({ address, addressIndex }));
   }
 
   async openSweep(address: string): Promise<Sweep | null> {
