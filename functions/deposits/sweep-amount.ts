@@ -14,6 +14,9 @@ export interface SweepCounts {
   sweepable: bigint | null;
   /** The credit counted as still there, which a freeze takes back (freezeCredit); 0 where none. */
   credited: bigint;
+  /** What the payments there carried below 1e-6 USDT, in the token's base units (BSC's 18 decimals:
+   * functions/deposits/dust.ts), recorded once final; never credited, so never in `sweepable`. */
+  dust: bigint;
 }
 
 /** What a sweep takes off the address's counts once its transfer has landed. */
@@ -30,4 +33,20 @@ export function sweepAmount(balance: bigint, counts: SweepCounts): { amount: big
   const amount = balance < recorded ? balance : recorded;
   const left = recorded - amount;
   return { amount, takenOffCounts: { sweepable: amount, credited: counts.credited > left ? counts.credited - left : 0n } };
+}
+
+/** An address with no counts read: swept whole, as one made before they were kept. */
+export const NO_COUNTS: SweepCounts = { sweepable: null, credited: 0n, dust: 0n };
+
+/**
+ * USDT (6 decimals) an address holds beyond what was recorded there: a payment the scanner has not
+ * recorded (nor screened) yet, which a sweep that moves a whole balance (an EVM flush, a Solana
+ * sweep that closes the account) must wait for. What the recorded dust there rounds the balance up
+ * by is allowed for (`unit`: the token's base units in 1e-6 USDT, 1 where it has 6 decimals); dust
+ * not yet recorded is not, so the address waits for it too. 0 where the counts were never kept.
+ */
+export function unrecordedAt(balance: bigint, counts: SweepCounts, unit: bigint): bigint {
+  if (counts.sweepable === null) return 0n;
+  const recorded = (counts.sweepable > 0n ? counts.sweepable : 0n) + (counts.dust + unit - 1n) / unit;
+  return balance > recorded ? balance - recorded : 0n;
 }

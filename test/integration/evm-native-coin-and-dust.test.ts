@@ -186,6 +186,17 @@ describe('dust on BSC (18 decimals)', () => {
     expect(reconciliationReport(unexplained)).toContain('dust 7 held, 2 recorded (UNRECORDED DUST)');
   }, 60_000);
 
+  it("a forwarder whose recorded dust rounds its balance up by more than a few units is still swept: the dust explains them (thirteen transfers of 0.0000009 after a credit of 2)", async () => {
+    const deposit = await newDeposit();
+    await payBaseUnits(deposit.address, parseUnits('2', 18));
+    for (let i = 0; i < 13; i++) await payBaseUnits(deposit.address, parseUnits('0.0000009', 18));
+    await anvil.creditPaid();
+    expect(await deposits.getDeposit(companyId, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('2') });
+
+    expect(await sweepAndSettle()).toMatchObject({ sent: 1, waiting: 0 });
+    expect(await client().readContract({ address: anvil.node.usdt, abi: erc20Abi, functionName: 'balanceOf', args: [deposit.address as Address] })).toBe(0n);
+  }, 60_000);
+
   it('two ordinary payments of 1.0000005 USDT, each credited 1.000000 and 0.0000005 recorded, swept: their remainders make a whole 0.000001 at the hot wallet, and reconcile still balances to the unit with the dust explained', async () => {
     const before = onBsc(await reconcileNow());
     const unexplainedBefore = before.dust!.held - before.dust!.recorded; // the 5 wei sent to the hot wallet above

@@ -122,7 +122,7 @@ describe('EVM sweeps on anvil', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   }, 60_000);
 
-  it('a payment the scanner has not recorded is not flushed with the credited money: the forwarder waits until it is credited, then is swept whole; one landing after a sweep waits too', async () => {
+  it('a payment the scanner has not recorded is not flushed with the credited money: the forwarder waits, still due, until it is credited, then is swept whole; one landing after a sweep waits too', async () => {
     const [deposit] = await creditedDeposits(['5']);
     const address = deposit!.address;
     /** A payment on chain that the scanner, a minute behind, has not read yet. */
@@ -131,11 +131,13 @@ describe('EVM sweeps on anvil', () => {
       await client().waitForTransactionReceipt({ hash });
     };
     await payUnscanned('50');
-    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 0, cleared: 1 });
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 0, waiting: 1 });
     expect(await usdtOf(address)).toBe(usdt('55'));
-    expect(await dueNow()).toEqual([]);
+    // Still due: it waits for the scanner, run after run.
+    expect((await dueNow()).map((due) => due.address)).toEqual([address]);
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 0, waiting: 1 });
 
-    // Recorded and credited: due again, and all of it recorded, swept whole.
+    // Recorded and credited: all of it recorded, swept whole.
     await anvil.creditPaid();
     expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 1, forwarders: 1 });
     const [sweep] = await sweeper().store.openSweeps();

@@ -306,14 +306,14 @@ describe('Solana deposit sweeps on the local runtime', () => {
     expect((await hotUsdt()) - usdtBefore).toBe(usdt('2.5'));
   }, 60_000);
 
-  it('a payment the scanner has not recorded keeps its address out of the sweep until it is credited; one landing after a sweep landed is not taken for what was swept', async () => {
+  it('a payment the scanner has not recorded keeps its address, still due, out of the sweep until it is credited; one landing after a sweep landed is not taken for what was swept', async () => {
     const [deposit] = await creditedDeposits(['5']);
     const owner = deposit!.address;
     const usdtBefore = await hotUsdt();
     // Lands; the scanner has not read it yet.
     await customerPays(node(), owner, usdt('50'));
-    expect(await sweep()).toMatchObject({ sent: 0, cleared: 1 });
-    expect(await dueNow()).toEqual([]);
+    expect(await sweep()).toMatchObject({ sent: 0, waiting: 1 });
+    expect((await dueNow()).map((due) => due.address)).toEqual([owner]);
     expect((await chain.tokenAccounts(node().mint, [owner])).get(owner)).toMatchObject({ exists: true, amount: usdt('55') });
 
     // Recorded and credited: due again, every unit of it recorded, swept whole.
@@ -339,7 +339,7 @@ describe('Solana deposit sweeps on the local runtime', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   }, 60_000);
 
-  it('a sweep that must be signed again after a payment the scanner has not recorded landed fails rather than take it; the address waits until it is credited', async () => {
+  it('a sweep that must be signed again after a payment the scanner has not recorded landed fails rather than take it; the address waits, still due, until it is credited', async () => {
     const [deposit] = await creditedDeposits(['5']);
     const owner = deposit!.address;
     const lost = Object.assign(Object.create(chain) as SolanaRpcChain, {
@@ -353,7 +353,7 @@ describe('Solana deposit sweeps on the local runtime', () => {
     node().advanceSlots(200);
     expect(await chain.blockHeight('finalized')).toBeGreaterThan(stored!.lastValidBlockHeight);
 
-    expect(await sweep()).toMatchObject({ failed: 1, resigned: 0, sent: 0, cleared: 1 });
+    expect(await sweep()).toMatchObject({ failed: 1, resigned: 0, sent: 0, waiting: 1 });
     expect((await store.finishedSweeps()).find((one: SolanaSweep) => one.id === stored!.id)).toMatchObject({ status: 'failed', failureReason: 'UNRECORDED_PAYMENT' });
     expect((await chain.tokenAccounts(node().mint, [owner])).get(owner)).toMatchObject({ exists: true, amount: usdt('8') });
 

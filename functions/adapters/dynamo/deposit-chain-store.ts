@@ -14,7 +14,7 @@ import { dustTransferItem } from './items/dust-transfer.ts';
 import type { DustTransfer } from '#functions/deposits/dust';
 import { addressIndexCounterItem, depositAddressItem } from './items/deposit-address.ts';
 import { batchGetAll, gsi1Partition, heldCondition, queryAll, readItem } from './queries.ts';
-import { MoneyTransaction } from './transaction.ts';
+import { MoneyTransaction, stale } from './transaction.ts';
 import { depositAddressesListedSince } from './deposit-address-listing.ts';
 import { depositItem } from './items/deposit.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
@@ -110,11 +110,16 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     return counter !== null && addressIndexCounterItem.listsEveryAddressOf(counter);
   }
 
-  /** Each one put unless already there (the scanner may see a final block twice): a few a day at most. */
+  /** Each one put unless already there (the scanner may see a final block twice): a few a day at
+   * most. In the same write its base units are added to its address's (the sweeper's allowance for
+   * a balance that sub-micro remainders round up: sweep-amount.ts), so once only. */
   async recordDust(dust: DustTransfer[]): Promise<void> {
     await Promise.all(
       dust.map((one) =>
-        heldCondition(this.db.send(new PutCommand({ TableName: this.tableName, Item: dustTransferItem.toItem(one), ConditionExpression: 'attribute_not_exists(PK)' }))),
+        new MoneyTransaction(this.tableName)
+          .put(dustTransferItem.toItem(one), { condition: 'attribute_not_exists(PK)', onFailed: stale })
+          .update(depositAddressItem.key(one.address), depositAddressItem.dustAdded(one.amount))
+          .commitUnlessStale(this.db),
       ),
     );
   }

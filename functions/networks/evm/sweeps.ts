@@ -8,7 +8,8 @@ import { broadcastOrFill, dueForReplacement, nonceHolder, nonceOutcome, replaceO
 import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
-import { sweepAmount, type CountsTaken, type SweepCounts } from '../../deposits/sweep-amount.ts';
+import { NO_COUNTS, sweepAmount, unrecordedAt, type CountsTaken, type SweepCounts } from '../../deposits/sweep-amount.ts';
+import { EVM_NETWORKS } from './networks.ts';
 
 /**
  * Sweeps on an EVM network: a credited deposit's USDT waits at its CREATE2 forwarder address,
@@ -161,6 +162,8 @@ export interface EvmSweepResult {
   feeCapReached: number;
   /** Due forwarders the issuer has frozen, set aside this run: one in a batch would revert it whole. */
   frozen: number;
+  /** Due forwarders left out this run: they hold USDT the scanner has not recorded yet. */
+  waiting: number;
   /** Forwarders in this run's sweep that held native coin (ETH, BNB, POL). */
   nativeForwarders: number;
 }
@@ -168,7 +171,7 @@ export interface EvmSweepResult {
 /** Settles the open sweeps, then sweeps one batch of the due forwarders. */
 export async function sweepEvmDepositAddresses(deps: EvmSweepDeps): Promise<EvmSweepResult> {
   const now = deps.now ?? (() => new Date());
-  const result: EvmSweepResult = { sent: 0, forwarders: 0, rebroadcast: 0, done: 0, failed: 0, cleared: 0, wouldRevert: 0, replaced: 0, feeCapReached: 0, frozen: 0, nativeForwarders: 0 };
+  const result: EvmSweepResult = { sent: 0, forwarders: 0, rebroadcast: 0, done: 0, failed: 0, cleared: 0, wouldRevert: 0, replaced: 0, feeCapReached: 0, frozen: 0, waiting: 0, nativeForwarders: 0 };
   const open = await settleSweeps(deps, result, now);
   const batch = await nextBatch(deps, open, result);
   if (batch.length === 0) return result;
@@ -206,7 +209,9 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
   const wasDue = new Set<string>();
   let nativeHeld = new Map<string, bigint>();
   let after: string | undefined;
-  while (batch.length < deps.settings.batchSize) {
+  // The token's base units in 1e-6 USDT: what recorded dust rounds a balance up by (unrecordedAt).
+  const unit = 10n ** BigInt(EVM_NETWORKS[deps.network].tokenDecimals - 6);
+  for (let pages = 0; batch.length < deps.settings.batchSize && pages < DUE_PAGES_PER_RUN; pages++) {
     const { due: page, next } = await deps.store.dueAddresses(deps.settings.batchSize, after);
     const unswept = page.filter((forwarder) => !sweeping.has(forwarder.address));
     const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, unswept.map((forwarder) => forwarder.address), deps.usdtBalances) : new Set<string>();
@@ -223,16 +228,17 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
     for (const forwarder of due) {
       const amount = held.get(forwarder.address) ?? 0n;
       const coin = native.get(forwarder.address) ?? 0n;
-      const recorded = sweepAmount(amount, counts.get(forwarder.address) ?? { sweepable: null, credited: 0n });
-      if (amount - recorded.amount > UNRECORDED_ALLOWANCE) {
+      const addressCounts = counts.get(forwarder.address) ?? NO_COUNTS;
+      const unrecorded = unrecordedAt(amount, addressCounts, unit);
+      if (unrecorded > 0n) {
         // The flush moves the whole balance, a payment the scanner has not recorded (nor screened)
-        // with the rest: the address leaves the due list holding all of it, until that payment is
-        // recorded there (credited: due again, and swept whole; a sanctioned payer's: held in place).
-        (deps.log ?? stderrLog).warn('deposit address holds USDT no recorded payment explains: not swept until the scanner records it', { network: deps.network, address: forwarder.address, usdt: String(amount), recorded: String(recorded.amount) });
-        await deps.store.clearDue(forwarder.address, amount);
-        result.cleared++;
+        // with the rest: the forwarder waits, still due, until it is recorded (confirming, it is off
+        // the due page until judged; credited, swept whole; a sanctioned payer's, held in place).
+        (deps.log ?? stderrLog).warn('deposit address holds USDT no recorded payment explains: not swept until the scanner records it', { network: deps.network, address: forwarder.address, usdt: String(amount), unrecorded: String(unrecorded) });
+        result.waiting++;
         continue;
       }
+      const recorded = sweepAmount(amount, addressCounts);
       if (amount < deps.settings.minimumSweep && coin < deps.settings.minimumNative) {
         await deps.store.clearDue(forwarder.address, amount);
         result.cleared++;
@@ -249,13 +255,8 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
   return batch;
 }
 
-/**
- * USDT (in 6 decimals) an address may hold beyond what was recorded there and still be swept. On a
- * token of 18 decimals (BSC) what each payment carries below 1e-6 is never credited (dust.ts), yet
- * the remainders of several payments add up to whole units of the balance read; an unrecorded
- * payment this small is not worth keeping an address's credit from the float.
- */
-const UNRECORDED_ALLOWANCE = 10n;
+/** Pages of the due list a run reads at most: what a run costs when the front of the list cannot move. */
+const DUE_PAGES_PER_RUN = 10;
 
 /** Native balances, or none when they cannot be read (a node's error; a factory deployed before it
  * had nativeBalances, as on an anvil state saved earlier): the USDT is swept all the same, and the
@@ -352,12 +353,14 @@ const replaceSweep = (deps: EvmSweepDeps, sweep: EvmSweep, now: () => Date) =>
  * payment that landed after the plan went too: it comes off the credit counted there as well, ahead
  * of its own credit, which then brings the counts back to what the address holds.
  */
-function sentOffCounts(sweep: EvmSweep, receipt: TransactionReceipt | undefined, same: (a: string, b: string) => boolean): { address: string; taken: CountsTaken }[] {
+function sentOffCounts(sweep: EvmSweep, receipt: TransactionReceipt | undefined, same: (a: string, b: string) => boolean, log: Log): { address: string; taken: CountsTaken }[] {
   return sweep.forwarders.flatMap((forwarder) => {
     if (!forwarder.takenOffCounts) return [];
     const transfers = receipt?.tokenTransfers?.filter((transfer) => transfer.from !== undefined && same(transfer.from, forwarder.address));
     const sent = transfers ? transfers.reduce((sum, transfer) => sum + transfer.amount, 0n) : forwarder.amount;
     const extra = sent > forwarder.amount ? sent - forwarder.amount : 0n;
+    // The window a whole-balance flush leaves: a payment that landed after the plan went unscreened.
+    if (extra > 0n) log.warn('a payment that landed after the sweep was planned went with it, before it was screened', { network: sweep.network, sweepId: sweep.id, address: forwarder.address, usdt: String(extra) });
     return [{ address: forwarder.address, taken: { sweepable: sent, credited: forwarder.takenOffCounts.credited + extra } }];
   });
 }
@@ -389,7 +392,7 @@ async function settleSweeps(deps: EvmSweepDeps, result: EvmSweepResult, now: () 
     const fee = moved === null ? null : tokenFeeEntry(deps.network, txHash, moved.sent - moved.received, now());
     // What each forwarder sent comes off its counts before the sweep is saved done (a crash between
     // settles it again, and takes nothing twice).
-    if (done) await deps.store.takeOffCounts(sweep.id, sentOffCounts(sweep, receipt, sameEvmAddress));
+    if (done) await deps.store.takeOffCounts(sweep.id, sentOffCounts(sweep, receipt, sameEvmAddress, deps.log ?? stderrLog));
     if (await deps.store.saveSweep(sweep, after, fee)) result[done ? 'done' : 'failed']++;
   };
   for (const sweep of await deps.store.openSweeps()) {

@@ -25,7 +25,7 @@ import { DynamoSolanaSweepStore } from './sweep-store.ts';
 import { solanaSweepOwner } from './sweep-record.ts';
 import type { SolanaSweep, SolanaSweepStore, SweptTokenAccount } from './sweep-types.ts';
 import { USDT_DECIMALS } from './token-accounts.ts';
-import { sweepAmount, type SweepCounts } from '../../deposits/sweep-amount.ts';
+import { NO_COUNTS, sweepAmount, unrecordedAt, type SweepCounts } from '../../deposits/sweep-amount.ts';
 import { signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
 import { isOpenedFor, largestFitting, type DepositAccountDeps } from './deposit-accounts.ts';
 
@@ -113,6 +113,8 @@ export interface SolanaSweepResult {
   cleared: number;
   /** Of those, the ones left holding USDT below the minimum. */
   belowMinimum: number;
+  /** Due addresses left out this run: they hold USDT the scanner has not recorded yet. */
+  waiting: number;
   /** Due addresses whose token account the issuer froze, set aside this run (held). */
   frozen: number;
   /** Due addresses whose key the seed does not give: left due, and logged as an error. */
@@ -120,6 +122,9 @@ export interface SolanaSweepResult {
   /** Sweeps signed but not stored: another sweeper had one of their addresses in flight first. */
   contended: number;
 }
+
+/** Pages of the due list a run reads at most: what a run costs when the front of the list cannot move. */
+const DUE_PAGES_PER_RUN = 10;
 
 /** The most sweep transactions one run signs: ~60 deposit addresses a minute. */
 export const SWEEPS_PER_RUN = 10;
@@ -132,7 +137,7 @@ export const MAX_SWEEP_VERSIONS = 10;
 export async function sweepSolanaDepositAddresses(deps: SolanaSweepDeps): Promise<SolanaSweepResult> {
   const now = deps.now ?? (() => new Date());
   const log = deps.log ?? stderrLog;
-  const result: SolanaSweepResult = { sent: 0, swept: 0, rebroadcast: 0, resigned: 0, done: 0, failed: 0, landing: 0, cleared: 0, belowMinimum: 0, frozen: 0, unknownOwners: 0, contended: 0 };
+  const result: SolanaSweepResult = { sent: 0, swept: 0, rebroadcast: 0, resigned: 0, done: 0, failed: 0, landing: 0, cleared: 0, belowMinimum: 0, waiting: 0, frozen: 0, unknownOwners: 0, contended: 0 };
   const hotWallet = await deps.hotWallet();
   const open = await settleSweeps(deps, hotWallet, result, now, log);
   const sweepsPerRun = deps.settings.sweepsPerRun ?? SWEEPS_PER_RUN;
@@ -171,7 +176,7 @@ async function dueAccounts(deps: SolanaSweepDeps, hotWallet: TransactionSigner, 
   const found: DueAccount[] = [];
   const pageSize = Math.max(wanted, 50);
   let after: string | undefined;
-  while (found.length < wanted) {
+  for (let pages = 0; found.length < wanted && pages < DUE_PAGES_PER_RUN; pages++) {
     const { due: page, next } = await deps.store.dueAddresses(pageSize, after);
     const unswept = page.filter((due) => !sweeping.has(due.address));
     const [states, counts] =
@@ -185,16 +190,18 @@ async function dueAccounts(deps: SolanaSweepDeps, hotWallet: TransactionSigner, 
     for (const due of unswept.filter((candidate) => !frozen.has(candidate.address))) {
       const state = states.get(due.address);
       const amount = state?.exists ? state.amount : 0n;
-      const recorded = sweepAmount(amount, counts.get(due.address) ?? NO_COUNTS);
-      if (recorded.amount < amount) {
+      const addressCounts = counts.get(due.address) ?? NO_COUNTS;
+      const unrecorded = unrecordedAt(amount, addressCounts, 1n);
+      if (unrecorded > 0n) {
         // A sweep moves the account's whole balance (it is closed after), a payment the scanner has
-        // not recorded (nor screened) with the rest: the address leaves the due list holding all of
-        // it until that payment is recorded there (credited: due again; a sanctioned payer's: held).
-        log.warn('deposit address holds USDT no recorded payment explains: not swept until the scanner records it', { network: 'solana', address: due.address, usdt: String(amount), recorded: String(recorded.amount) });
-        await deps.store.clearDue(due.address, amount);
-        result.cleared++;
+        // not recorded (nor screened) with the rest: the address waits, still due, until it is
+        // recorded (confirming, it is off the due page until judged; credited, swept whole; a
+        // sanctioned payer's, held in place).
+        log.warn('deposit address holds USDT no recorded payment explains: not swept until the scanner records it', { network: 'solana', address: due.address, usdt: String(amount), unrecorded: String(unrecorded) });
+        result.waiting++;
         continue;
       }
+      const recorded = sweepAmount(amount, addressCounts);
       if (amount < deps.settings.minimumSweep) {
         await deps.store.clearDue(due.address, amount);
         result.cleared++;
@@ -441,8 +448,8 @@ async function signAgain(deps: SolanaSweepDeps, hotWallet: TransactionSigner, sw
   // Read afresh, a balance may hold a payment the scanner has not recorded: the sweep fails, and its
   // addresses, still due, are read again by the next run, which leaves such an address out.
   const counts = await deps.store.sweepCountsAtEach(sweep.accounts.map((account) => account.owner));
-  const recorded = new Map(sweep.accounts.map((account) => [account.owner, sweepAmount(states.get(account.owner)!.amount, counts.get(account.owner) ?? NO_COUNTS)]));
-  if (sweep.accounts.some((account) => recorded.get(account.owner)!.amount < states.get(account.owner)!.amount)) {
+  const countsOf = (owner: string) => counts.get(owner) ?? NO_COUNTS;
+  if (sweep.accounts.some((account) => unrecordedAt(states.get(account.owner)!.amount, countsOf(account.owner), 1n) > 0n)) {
     const failed: SolanaSweep = { ...sweep, status: 'failed', failureReason: UNRECORDED_PAYMENT, updatedAt: at };
     return (await deps.store.saveSweep(sweep, failed)) ? 'failed' : 'waiting';
   }
@@ -451,7 +458,7 @@ async function signAgain(deps: SolanaSweepDeps, hotWallet: TransactionSigner, sw
       const state = states.get(account.owner)!;
       // Its owner was checked against the seed when the sweep was first signed.
       const authority = isOpenedFor(hotWallet.address, state) ? hotWallet : await deps.owners.signerAt(account.addressIndex);
-      const { takenOffCounts } = recorded.get(account.owner)!;
+      const { takenOffCounts } = sweepAmount(state.amount, countsOf(account.owner));
       const { takenOffCounts: _planned, ...rest } = account;
       return { ...rest, amount: state.amount, rent: state.lamports, authority, ...(takenOffCounts && { takenOffCounts }) };
     }),
@@ -481,9 +488,6 @@ export const NEVER_LANDED = 'NEVER_LANDED';
 export const TOKEN_ACCOUNT_FROZEN = 'TOKEN_ACCOUNT_FROZEN';
 /** Why a sweep failed when, read again to sign it afresh, one of its accounts held a payment the scanner had not recorded. */
 export const UNRECORDED_PAYMENT = 'UNRECORDED_PAYMENT';
-
-/** An address with no counts read: swept whole, as one made before they were kept. */
-const NO_COUNTS: SweepCounts = { sweepable: null, credited: 0n };
 
 /** What a sweep keeps of a due account: all but who signs for it. */
 const sweptAccount = ({ owner, addressIndex, tokenAccount, amount, rent, takenOffCounts }: SweptTokenAccount): SweptTokenAccount => ({ owner, addressIndex, tokenAccount, amount, rent, ...(takenOffCounts && { takenOffCounts }) });

@@ -81,7 +81,13 @@ export const depositAddressItem = {
    */
   sweepableOf: (item: Item): bigint | null => (item.countsSweepable === undefined ? null : toBigInt(item.sweepableUsdt ?? 0)),
   /** The counts a sweep reads before it takes its amount: what it may move, and the credit a freeze would take back. */
-  sweepCountsOf: (item: Item | null): SweepCounts => ({ sweepable: item ? depositAddressItem.sweepableOf(item) : null, credited: (item && depositAddressItem.countedCreditOf(item)) ?? 0n }),
+  sweepCountsOf: (item: Item | null): SweepCounts => ({
+    sweepable: item ? depositAddressItem.sweepableOf(item) : null,
+    credited: (item && depositAddressItem.countedCreditOf(item)) ?? 0n,
+    dust: item?.dustBaseUnits === undefined ? 0n : toBigInt(item.dustBaseUnits),
+  }),
+  /** The update a dust transfer's recording makes to its address: its base units added (dustBaseUnits). */
+  dustAdded: (amount: bigint) => ({ expression: 'ADD dustBaseUnits :dust', values: { ':dust': amount } }),
   /** The update a landed sweep makes to its address's counts, in the transaction that records it. */
   sweptOff: (taken: CountsTaken) => depositAddressItem.countsAdded({ credited: -taken.credited, sweepable: -taken.sweepable })!,
   /** An address marked sweepDue, as the sweeper reads it: `dueSince` is the mark's time, which
