@@ -50,3 +50,11 @@ export function unrecordedAt(balance: bigint, counts: SweepCounts, unit: bigint)
   const recorded = (counts.sweepable > 0n ? counts.sweepable : 0n) + (counts.dust + unit - 1n) / unit;
   return balance > recorded ? balance - recorded : 0n;
 }
+
+/**
+ * Whether an address read as empty still has USDT recorded there: a node behind the chain (the
+ * sweeps that emptied an address take their amount off its counts before it is read again). Cleared
+ * then, its counts would be set to nothing and its credited USDT read later as unrecorded, never to
+ * be swept: it stays due, and is read again next run.
+ */
+export const emptyTooSoon = (balance: bigint, counts: SweepCounts): boolean => balance === 0n && counts.sweepable !== null && counts.sweepable > 0n;

@@ -353,6 +353,15 @@ describe('sweeps and reconciliation', () => {
     await leftAfterSweeps(deposit.address, 0n);
   });
 
+  it('an address a node behind reads as empty while USDT is recorded there stays due, its counts kept, and is swept once read right', async () => {
+    const { deposit } = await creditedFive(900_700, 'read-empty-too-soon');
+    const behind = { ...sweeping, usdtBalanceOf: async (address: string) => (address === deposit.address ? 0n : sweeping.usdtBalanceOf(address)) };
+    expect(await sweepDepositAddresses(behind)).toMatchObject({ toppedUp: 0, swept: 0 });
+    expect((await sweeping.store.dueAddresses(1_000)).due.map((due) => due.address)).toContain(deposit.address);
+    expect(await sweeping.store.sweepCountsAt(deposit.address)).toMatchObject({ sweepable: usdt('5') });
+    await leftAfterSweeps(deposit.address, 0n);
+  });
+
   it("a hot wallet short of a top-up's TRX leaves the address due, held, with no failed sweep against it; funded, the address is swept", async () => {
     const deposit = await confirmedDepositAlone('hot-wallet-without-trx', '6');
     // The hot wallet's TRX read as spent: the sweeper sees one top-up's amount, but not its fee

@@ -8,7 +8,7 @@ import { broadcastOrFill, dueForReplacement, nonceHolder, nonceOutcome, replaceO
 import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
-import { NO_COUNTS, sweepAmount, unrecordedAt, type CountsTaken, type SweepCounts } from '../../deposits/sweep-amount.ts';
+import { emptyTooSoon, NO_COUNTS, sweepAmount, unrecordedAt, type CountsTaken, type SweepCounts } from '../../deposits/sweep-amount.ts';
 import { EVM_NETWORKS } from './networks.ts';
 
 /**
@@ -239,6 +239,10 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
         continue;
       }
       const recorded = sweepAmount(amount, addressCounts);
+      if (emptyTooSoon(amount, addressCounts)) {
+        (deps.log ?? stderrLog).warn('deposit address read empty while USDT is recorded there: a node behind; read again next run', { network: deps.network, address: forwarder.address, recorded: String(addressCounts.sweepable) });
+        continue;
+      }
       if (amount < deps.settings.minimumSweep && coin < deps.settings.minimumNative) {
         await deps.store.clearDue(forwarder.address, amount);
         result.cleared++;

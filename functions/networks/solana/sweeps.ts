@@ -25,7 +25,7 @@ import { DynamoSolanaSweepStore } from './sweep-store.ts';
 import { solanaSweepOwner } from './sweep-record.ts';
 import type { SolanaSweep, SolanaSweepStore, SweptTokenAccount } from './sweep-types.ts';
 import { USDT_DECIMALS } from './token-accounts.ts';
-import { NO_COUNTS, sweepAmount, unrecordedAt, type SweepCounts } from '../../deposits/sweep-amount.ts';
+import { emptyTooSoon, NO_COUNTS, sweepAmount, unrecordedAt, type SweepCounts } from '../../deposits/sweep-amount.ts';
 import { signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
 import { isOpenedFor, largestFitting, type DepositAccountDeps } from './deposit-accounts.ts';
 
@@ -202,6 +202,10 @@ async function dueAccounts(deps: SolanaSweepDeps, hotWallet: TransactionSigner, 
         continue;
       }
       const recorded = sweepAmount(amount, addressCounts);
+      if (emptyTooSoon(amount, addressCounts)) {
+        log.warn('deposit address read empty while USDT is recorded there: a node behind; read again next run', { network: 'solana', address: due.address, recorded: String(addressCounts.sweepable) });
+        continue;
+      }
       if (amount < deps.settings.minimumSweep) {
         await deps.store.clearDue(due.address, amount);
         result.cleared++;

@@ -4,7 +4,7 @@ import { TransactionIdTaken, broadcastOwned, sweepOwner, type SweepStep, type Tr
 import type { TransactionSigner } from '../signer.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { setAsideFrozen, usdtAtEach, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
-import { sweepAmount, type CountsTaken, type SweepCounts } from '../../deposits/sweep-amount.ts';
+import { emptyTooSoon, sweepAmount, type CountsTaken, type SweepCounts } from '../../deposits/sweep-amount.ts';
 
 /**
  * Sweeps move confirmed deposit funds from deposit addresses to the hot wallet, which pays for
@@ -310,6 +310,10 @@ async function dueSweep(deps: SweepDeps, address: string): Promise<{ amount: big
   const [counts, balance] = await Promise.all([deps.store.sweepCountsAt(address), deps.usdtBalanceOf(address)]);
   const due = sweepAmount(balance, counts);
   if (due.amount >= deps.settings.minimumSweep) return due;
+  if (emptyTooSoon(balance, counts)) {
+    (deps.log ?? stderrLog).warn('deposit address read empty while USDT is recorded there: a node behind; read again next run', { address, recorded: String(counts.sweepable) });
+    return null;
+  }
   if (balance >= deps.settings.minimumSweep) {
     (deps.log ?? stderrLog).warn('deposit address holds USDT no recorded payment explains: left there until the scanner records it', { address, usdt: String(balance), sweepable: String(due.amount) });
   }
