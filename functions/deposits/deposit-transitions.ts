@@ -278,10 +278,13 @@ export function freezeCredit(deposit: Deposit, held: { creditedUnswept: bigint; 
  * longer holds; the deposit stays held and reconcile shows the shortfall for a person to settle.
  */
 export function stillAtAddress(deposit: Deposit, usdtThere: bigint, creditedUnswept: bigint): boolean {
-  const held = deposit.transactions.filter((tx) => tx.status === 'held').reduce((sum, tx) => sum + tx.amount, 0n);
+  const held = heldAt(deposit);
   const credited = creditedUnswept > (deposit.frozenCredit ?? 0n) ? creditedUnswept : (deposit.frozenCredit ?? 0n);
   return usdtThere >= held + credited;
 }
+
+/** What a deposit's held transfers hold at its address (final on chain, not credited). */
+export const heldAt = (deposit: Pick<Deposit, 'transactions'>): bigint => deposit.transactions.filter((tx) => tx.status === 'held').reduce((sum, tx) => sum + tx.amount, 0n);
 
 /** What a deposit's credit stands for at its address where the address was never counted (an item
  * from before `creditedUnsweptUsdt`): all it was credited, the credit a freeze took back included. */

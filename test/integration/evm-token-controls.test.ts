@@ -197,6 +197,15 @@ describe("Ethereum's USDT under Tether's controls, on anvil", () => {
     expect(review).toMatchObject({ returned: 0, stillFrozen: 1 });
     // Finance sees the 4 USDT the issuer erased as reconcile's shortfall.
     expect((await shortfall()) - before).toBe(-usdt('4'));
+
+    // A payment there later is credited and swept for itself; the address is then done with, not
+    // read as empty too soon run after run for the 4 that exist nowhere.
+    await pay(deposit.address, '2');
+    await creditPaid();
+    expect(await companyUsdt()).toMatchObject({ available: usdt('2'), held: usdt('4') });
+    await sweepUntilSettled();
+    expect(await balanceOf(deposit.address)).toBe(0n);
+    expect((await sweeper().store.dueAddresses(1_000)).due.map((due) => due.address)).not.toContain(deposit.address);
   }, 120_000);
   it('deprecated mid-run: payments through the old and the upgraded contract are credited, the next payout goes through the upgraded one, and the stage switching usdtContract skips no block', async () => {
     const beforeDeprecation = await newDeposit();

@@ -10,7 +10,7 @@ import { balanceItem } from './items/balance.ts';
 import { depositItem } from './items/deposit.ts';
 import { DynamoDepositChainStore } from './deposit-chain-store.ts';
 import { withDeposit } from '#functions/deposits/deposit-chain';
-import { freezeCredit, heldForItsFreeze, stillAtAddress, uncountedCreditOf, unfreezeCredit } from '#functions/deposits/deposit-transitions';
+import { freezeCredit, heldAt, heldForItsFreeze, stillAtAddress, uncountedCreditOf, unfreezeCredit } from '#functions/deposits/deposit-transitions';
 import { stderrLog } from '#functions/shared/log';
 import { formatAmount } from '#functions/shared/money';
 import type { CountsTaken, SweepCounts } from '#functions/deposits/sweep-amount';
@@ -211,12 +211,28 @@ export class DynamoSweepDueList implements FrozenAddressList {
    * first, 'gone' where the address no longer holds what the deposit holds there. */
   private async frozenCreditGivenBack(item: Item, usdtThere: bigint): Promise<Awaited<ReturnType<typeof withDeposit>> | 'gone' | 'waiting'> {
     let verdict: 'gone' | 'waiting' | null = null;
+    let held = 0n;
     const outcome = await withDeposit(this.deposits, depositAddressItem.ownerFromItem(item), (deposit) => {
       const creditedUnswept = depositAddressItem.creditedUnsweptOf(item, uncountedCreditOf(deposit));
       verdict = heldForItsFreeze(deposit) ? 'waiting' : stillAtAddress(deposit, usdtThere, creditedUnswept) ? null : 'gone';
+      held = heldAt(deposit);
       return verdict ? null : unfreezeCredit(deposit, new Date());
     });
+    if (verdict === 'gone') await this.countsAtMost(item, usdtThere > held ? usdtThere - held : 0n);
     return verdict ?? outcome;
+  }
+
+  /**
+   * The issuer erased what an address held: its counts come down to what is still there beside its
+   * held transfers, so that a payment credited there later is not swept for USDT that exists nowhere
+   * (and the address then read as empty too soon, run after run: sweep-amount.ts emptyTooSoon). Only
+   * if the counts are still as read: a credit meanwhile added to them, and the next run's read of the
+   * erasure (said each run while it lasts) tries again.
+   */
+  private async countsAtMost(item: Item, there: bigint): Promise<void> {
+    const lowered = depositAddressItem.countsLoweredTo(item, there);
+    if (!lowered) return;
+    await heldCondition(this.db.send(new UpdateCommand({ TableName: this.tableName, Key: depositAddressItem.key(depositAddressItem.addressOf(item)), ...lowered })));
   }
 
   async heldForTheirFreeze(addresses: string[]): Promise<Set<string>> {

@@ -86,6 +86,23 @@ export const depositAddressItem = {
     credited: (item && depositAddressItem.countedCreditOf(item)) ?? 0n,
     dust: item?.dustBaseUnits === undefined ? 0n : toBigInt(item.dustBaseUnits),
   }),
+  /** The update that brings the address's counts down to `there` where they are above it, on
+   * condition that they are still as `item` has them (a credit meanwhile adds to them); null where
+   * none is above it. */
+  countsLoweredTo: (item: Item, there: bigint) => {
+    const sets: string[] = [];
+    const conditions: string[] = [];
+    const values: Item = { ':there': there };
+    for (const [name, read] of [['sweepableUsdt', item.sweepableUsdt], ['creditedUnsweptUsdt', item.creditedUnsweptUsdt]] as const) {
+      if (read === undefined) continue;
+      const placeholder = `:${name}`;
+      values[placeholder] = read;
+      conditions.push(`${name} = ${placeholder}`);
+      if (toBigInt(read) > there) sets.push(`${name} = :there`);
+    }
+    if (sets.length === 0) return null;
+    return { UpdateExpression: `SET ${sets.join(', ')}`, ConditionExpression: conditions.join(' AND '), ExpressionAttributeValues: values };
+  },
   /** The update a dust transfer's recording makes to its address: its base units added (dustBaseUnits). */
   dustAdded: (amount: bigint) => ({ expression: 'ADD dustBaseUnits :dust', values: { ':dust': amount } }),
   /** The update a landed sweep makes to its address's counts, in the transaction that records it. */
