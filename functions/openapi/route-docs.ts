@@ -139,7 +139,7 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
       'A destination Cambio refuses → 422 `ADDRESS_NOT_ALLOWED` with `details: {field, address, reason}`, whatever the allowlist says, ' +
       'and nothing is written: `cambio_address` (a Cambio hot wallet, or a Cambio deposit address on any network, in either form: ' +
       'the `0x…` twin of a TRON deposit address is refused too), `token_contract` (the network\'s USDT contract, Solana\'s USDT mint, ' +
-      'or the deposit forwarders\' factory or implementation), `unspendable` (the zero address, `0x…dEaD`, the precompiles `0x…01`–`0x…0a`; ' +
+      'or the deposit forwarders\' factory or implementation), `unspendable` (any account below 2^32 in either form: the zero address, `0x…dEaD`, the precompiles `0x…01`–`0x…11` and the chains\' system contracts; ' +
       'TRON\'s zero address `T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb`; on Solana the System program `11111111111111111111111111111111`, ' +
       'the incinerator and the Token programs). ' +
       'An `address` on the sanctions screening list (OFAC SDN digital-currency addresses, an Ethereum one on every EVM network, ' +

@@ -83,6 +83,10 @@ async function refusedDestinations(): Promise<[string, NetworkName, string, Reas
     ['the first precompile (ecrecover)', 'polygon', word(1), 'unspendable'],
     ['the tenth precompile (point evaluation)', 'arbitrum', word(10), 'unspendable'],
     ["TRON's zero address", 'tron', 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb', 'unspendable'],
+    ['a BLS12-381 precompile (EIP-2537, 0x…0b)', 'ethereum', word(0x0b), 'unspendable'],
+    ["Arbitrum's ArbSys (0x…64)", 'arbitrum', word(0x64), 'unspendable'],
+    ["BNB Smart Chain's validator set contract (0x…1000)", 'bsc', word(0x1000), 'unspendable'],
+    ["a TRON precompile (0x…01000001, batchvalidatesign's)", 'tron', tronTwinOf(word(0x01000001)), 'unspendable'],
   ];
 }
 

@@ -119,15 +119,18 @@ describe("the network port's accounts (functions/withdrawals/refused-destination
     expect(solana.isUnspendable('11111111111111111111111111111111')).toBe(true);
   });
 
-  it('knows where no one can spend from: zero, 0x…dEaD and the ten precompiles on the EVM networks; the zero address on TRON', () => {
+  it('knows where no one can spend from: every account below 2^32 (zero, 0x…dEaD, the precompiles, the system contracts), in either form', () => {
     const evm = networkNamed('polygon').address;
     const word = (n: number) => evm.canonical(`0x${n.toString(16).padStart(40, '0')}`)!;
-    for (const n of [0, 0xdead, 1, 2, 9, 10]) expect(evm.isUnspendable(word(n)), word(n)).toBe(true);
-    for (const n of [11, 0xdeae, 0x100]) expect(evm.isUnspendable(word(n)), word(n)).toBe(false);
+    for (const n of [0, 0xdead, 1, 10, 0x11, 0x64, 0x1000, 0x1010, 0x2005, 0x01000001, 0xffffffff]) expect(evm.isUnspendable(word(n)), word(n)).toBe(true);
+    // 2^32 and up: a key someone may hold.
+    for (const n of [0x100000000, 2 ** 40]) expect(evm.isUnspendable(word(n)), word(n)).toBe(false);
+    expect(evm.isUnspendable('0x52908400098527886E0F7030069857D2E4169EE7')).toBe(false);
     expect(evm.is(word(0))).toBe(true);
     const tron = networkNamed('tron').address;
     expect(tron.isUnspendable(tron.ofAccount('0'.repeat(40))!)).toBe(true);
     expect(tron.ofAccount('0'.repeat(40))).toBe('T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb');
+    expect(tron.isUnspendable(tron.ofAccount('0'.repeat(32) + '01000001')!)).toBe(true);
     expect(tron.isUnspendable('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui')).toBe(false);
   });
 });

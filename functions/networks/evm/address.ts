@@ -1,6 +1,7 @@
 import type { AddressFormat } from '../network.ts';
 import { EVM_ADDRESS_PATTERN } from './address-pattern.ts';
 import { isEvmAddress, toChecksumAddress } from './evm-address.ts';
+import { isReservedAccount } from '../reserved-accounts.ts';
 
 /**
  * EVM addresses as every EVM network writes them: 20 bytes of hex after 0x, with EIP-55's checksum
@@ -15,12 +16,6 @@ export const evmAddressFormat: AddressFormat = {
   canonical: (value) => (EVM_ADDRESS_PATTERN.test(value) ? toChecksumAddress(value) : null),
   account: (value) => (EVM_ADDRESS_PATTERN.test(value) ? value.slice(2).toLowerCase() : null),
   ofAccount: (account) => (/^[0-9a-f]{40}$/.test(account) ? toChecksumAddress(`0x${account}`) : null),
-  isUnspendable: (canonical) => UNSPENDABLE.has(canonical.toLowerCase()),
+  // The zero address, 0x…dEaD, the precompiles and system contracts: ../reserved-accounts.ts.
+  isUnspendable: (canonical) => isReservedAccount(canonical.slice(2).toLowerCase()),
 };
-
-/**
- * Where no one can spend from: the zero address (nobody holds its key), 0x…dEaD (the burn address by
- * convention), and the precompiles 0x…01–0x…0a (ecrecover, sha256, …, the point evaluation of
- * EIP-4844): code of the chain itself, which accepts a token balance and can never move it.
- */
-const UNSPENDABLE = new Set([0, 0xdead, ...Array.from({ length: 10 }, (_, i) => i + 1)].map((n) => `0x${n.toString(16).padStart(40, '0')}`));

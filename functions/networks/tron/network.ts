@@ -1,10 +1,8 @@
 import type { AddressFormat, Network, NetworkKeys } from '../network.ts';
 import { withDisplay } from '../display.ts';
+import { isReservedAccount } from '../reserved-accounts.ts';
 import { BASE58_ADDRESS_PATTERN } from './address-pattern.ts';
 import { deriveDepositAddress, isTronAddress, tronAddressFromHex, tronAddressFromPublicKey, tronAddressToHex } from './tron-address.ts';
-
-/** 0x41 and 20 zero bytes: TRON's zero address, whose key no one holds (USDT sent there is burnt). */
-export const TRON_ZERO_ADDRESS = 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb';
 
 /** How TRON writes an address: base58check of 0x41 and the account's 20 bytes. */
 const tronAddressFormat: AddressFormat = {
@@ -21,7 +19,8 @@ const tronAddressFormat: AddressFormat = {
   // The 21 bytes after base58check's decoding are 0x41 and the account's 20.
   account: (value) => (isTronAddress(value) ? tronAddressToHex(value).slice(2) : null),
   ofAccount: (account) => (/^[0-9a-f]{40}$/.test(account) ? tronAddressFromHex(`0x${account}`) : null),
-  isUnspendable: (canonical) => canonical === TRON_ZERO_ADDRESS,
+  // TRON's zero address, its precompiles, and what the EVM chains reserve: ../reserved-accounts.ts.
+  isUnspendable: (canonical) => isTronAddress(canonical) && isReservedAccount(tronAddressToHex(canonical).slice(2)),
 };
 
 /** TRON as the network port describes it (../shared/tron-notes.md): USDT is the TRC-20 contract
