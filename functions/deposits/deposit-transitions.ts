@@ -73,7 +73,7 @@ export interface DepositChange {
    * screened (functions/networks/tron/sweeps.ts). Absent, the count is left as it is. */
   sweepable?: bigint;
   /** This change's credit is the deposit's first: nothing was recorded sweepable at its address
-   * before, so the count is whole from here on (depositAddressItem.sweepableOf). */
+   * before, so the count is whole from here on (depositAddressCounts.sweepableOf in functions/adapters/dynamo/items/deposit-address.ts). */
   sweepableCountStarts?: boolean;
 }
 

@@ -12,7 +12,7 @@ import { chainTransferItem, scanCursorItem, scanRescanItem } from './items/chain
 import type { Item } from './items/item.ts';
 import { dustTransferItem } from './items/dust-transfer.ts';
 import type { DustTransfer } from '#functions/deposits/dust';
-import { addressIndexCounterItem, depositAddressItem } from './items/deposit-address.ts';
+import { addressIndexCounterItem, depositAddressCounts, depositAddressItem } from './items/deposit-address.ts';
 import { batchGetAll, gsi1Partition, heldCondition, queryAll, readItem } from './queries.ts';
 import { MoneyTransaction, stale } from './transaction.ts';
 import { depositAddressesListedSince } from './deposit-address-listing.ts';
@@ -118,7 +118,7 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
       dust.map((one) =>
         new MoneyTransaction(this.tableName)
           .put(dustTransferItem.toItem(one), { condition: 'attribute_not_exists(PK)', onFailed: stale })
-          .update(depositAddressItem.key(one.address), depositAddressItem.dustAdded(one.amount))
+          .update(depositAddressItem.key(one.address), depositAddressCounts.dustAdded(one.amount))
           .commitUnlessStale(this.db),
       ),
     );
@@ -227,9 +227,9 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     }
     const listing = depositAddressListing(change);
     const addressKey = depositAddressItem.key(change.after.address);
-    // The address's counts (depositAddressItem.countsAdded): the credit still there, which
+    // The address's counts (depositAddressCounts.countsAdded): the credit still there, which
     // freezeCredit takes back if the address is frozen before it is swept, and what may be swept.
-    const counts = depositAddressItem.countsAdded({ credited: change.unsweptCredit, sweepable: change.sweepable, starts: change.sweepableCountStarts });
+    const counts = depositAddressCounts.countsAdded({ credited: change.unsweptCredit, sweepable: change.sweepable, starts: change.sweepableCountStarts });
     const count = counts ? ` ${counts.clause}` : '';
     const countValues = counts?.values ?? {};
     if (listing === 'due') {

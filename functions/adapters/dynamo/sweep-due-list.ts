@@ -2,7 +2,7 @@ import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDo
 import type { FrozenAddressList, Unfrozen } from '#functions/deposits/frozen-addresses';
 import type { AddressOwner } from '#functions/deposits/deposit-address-filter';
 import type { NetworkName } from '#functions/networks/names';
-import { depositAddressItem } from './items/deposit-address.ts';
+import { depositAddressCounts, depositAddressItem } from './items/deposit-address.ts';
 import { chainTransferItem } from './items/chain-transfer.ts';
 import { batchGetAll, gsi1Partition, heldCondition, itemsUnder, queryAll, readItem } from './queries.ts';
 import type { Item } from './items/item.ts';
@@ -230,7 +230,7 @@ export class DynamoSweepDueList implements FrozenAddressList {
    * erasure (said each run while it lasts) tries again.
    */
   private async countsAtMost(item: Item, there: bigint): Promise<void> {
-    const lowered = depositAddressItem.countsLoweredTo(item, there);
+    const lowered = depositAddressCounts.countsLoweredTo(item, there);
     if (!lowered) return;
     await heldCondition(this.db.send(new UpdateCommand({ TableName: this.tableName, Key: depositAddressItem.key(depositAddressItem.addressOf(item)), ...lowered })));
   }
@@ -267,14 +267,14 @@ export class DynamoSweepDueList implements FrozenAddressList {
 
   /** The address's counts, read consistently: a sweep that just landed took its amount off them. */
   async sweepCountsAt(address: string): Promise<SweepCounts> {
-    return depositAddressItem.sweepCountsOf(await readItem(this.db, this.tableName, depositAddressItem.key(address)));
+    return depositAddressCounts.sweepCountsOf(await readItem(this.db, this.tableName, depositAddressItem.key(address)));
   }
 
   /** Each address's counts, read consistently in one batch (an address with no item has none). */
   async sweepCountsAtEach(addresses: string[]): Promise<Map<string, SweepCounts>> {
     const items = await batchGetAll(this.db, this.tableName, [...new Set(addresses)].map(depositAddressItem.key), { consistent: true });
     const read = new Map(items.map((item) => [depositAddressItem.addressOf(item), item]));
-    return new Map(addresses.map((address) => [address, depositAddressItem.sweepCountsOf(read.get(address) ?? null)]));
+    return new Map(addresses.map((address) => [address, depositAddressCounts.sweepCountsOf(read.get(address) ?? null)]));
   }
 
   /**
@@ -287,7 +287,7 @@ export class DynamoSweepDueList implements FrozenAddressList {
     for (let start = 0; start < taken.length; start += PARALLEL_COUNT_WRITES) {
       await Promise.all(
         taken.slice(start, start + PARALLEL_COUNT_WRITES).map(async ({ address, taken: amounts }) => {
-          const swept = depositAddressItem.sweptOff(amounts);
+          const swept = depositAddressCounts.sweptOff(amounts);
           try {
             await this.db.send(
               new UpdateCommand({

@@ -8,7 +8,7 @@ import { SWEEP_STEPS, sweepOwner } from '#functions/withdrawals/payouts';
 import { MoneyTransaction, stale } from '../../adapters/dynamo/transaction.ts';
 import { claimIn } from '../../adapters/dynamo/transaction-claims.ts';
 import { readItem } from '../../adapters/dynamo/queries.ts';
-import { depositAddressItem } from '../../adapters/dynamo/items/deposit-address.ts';
+import { depositAddressCounts, depositAddressItem } from '../../adapters/dynamo/items/deposit-address.ts';
 
 /** TRON's sweeps: its due list, and each address's sweep (one open at a time). */
 export class DynamoSweepStore extends SweepStoreOverDueList implements SweepStore {
@@ -64,7 +64,7 @@ export class DynamoSweepStore extends SweepStoreOverDueList implements SweepStor
     // Its transfer landed: what it moved comes off the address's counts in the same write, once
     // (a sweep leaves `sweeping` once), so a payment landed there since stays until it is recorded.
     if (before?.status === 'sweeping' && after.status !== 'sweeping' && after.status !== 'failed' && after.takenOffCounts) {
-      const swept = depositAddressItem.sweptOff(after.takenOffCounts);
+      const swept = depositAddressCounts.sweptOff(after.takenOffCounts);
       tx.update(depositAddressItem.key(after.address), { expression: swept.clause, values: swept.values });
     }
     // Cambio's own books: no company balance moves (ledger.ts tokenFeeEntry).

@@ -56,6 +56,23 @@ export const depositAddressItem = {
     const counted = toBigInt(item.creditedUnsweptUsdt);
     return counted > 0n ? counted : 0n;
   },
+  /** An address marked sweepDue, as the sweeper reads it: `dueSince` is the mark's time, which
+   * clearing the mark is conditional on (a confirmation since sets a later one). */
+  sweepCandidateFromItem: (item: Item) => ({
+    address: item.address as string,
+    addressIndex: Number(toBigInt(item.addressIndex)),
+    depositId: item.depositId as string,
+    dueSince: item.sweepDueSince as string,
+  }),
+  isOne: (item: Item): boolean => item.type === depositAddressItem.type,
+};
+
+/**
+ * The counts a `DepositAddress` keeps for its network's sweeper (functions/deposits/sweep-amount.ts):
+ * part of the same record, apart from `depositAddressItem` so that the API functions that read a
+ * deposit address (its owner, the refused destinations) do not bundle the sweeper's updates.
+ */
+export const depositAddressCounts = {
   /**
    * The ADD clause that moves the address's counts by a change (or a sweep, by negative amounts):
    * `credited`, the credit counted as still there (creditedUnsweptUsdt); `sweepable`, the USDT recorded
@@ -82,7 +99,7 @@ export const depositAddressItem = {
   sweepableOf: (item: Item): bigint | null => (item.countsSweepable === undefined ? null : toBigInt(item.sweepableUsdt ?? 0)),
   /** The counts a sweep reads before it takes its amount: what it may move, and the credit a freeze would take back. */
   sweepCountsOf: (item: Item | null): SweepCounts => ({
-    sweepable: item ? depositAddressItem.sweepableOf(item) : null,
+    sweepable: item ? depositAddressCounts.sweepableOf(item) : null,
     credited: (item && depositAddressItem.countedCreditOf(item)) ?? 0n,
     dust: item?.dustBaseUnits === undefined ? 0n : toBigInt(item.dustBaseUnits),
   }),
@@ -106,16 +123,7 @@ export const depositAddressItem = {
   /** The update a dust transfer's recording makes to its address: its base units added (dustBaseUnits). */
   dustAdded: (amount: bigint) => ({ expression: 'ADD dustBaseUnits :dust', values: { ':dust': amount } }),
   /** The update a landed sweep makes to its address's counts, in the transaction that records it. */
-  sweptOff: (taken: CountsTaken) => depositAddressItem.countsAdded({ credited: -taken.credited, sweepable: -taken.sweepable })!,
-  /** An address marked sweepDue, as the sweeper reads it: `dueSince` is the mark's time, which
-   * clearing the mark is conditional on (a confirmation since sets a later one). */
-  sweepCandidateFromItem: (item: Item) => ({
-    address: item.address as string,
-    addressIndex: Number(toBigInt(item.addressIndex)),
-    depositId: item.depositId as string,
-    dueSince: item.sweepDueSince as string,
-  }),
-  isOne: (item: Item): boolean => item.type === depositAddressItem.type,
+  sweptOff: (taken: CountsTaken) => depositAddressCounts.countsAdded({ credited: -taken.credited, sweepable: -taken.sweepable })!,
 };
 
 /**
