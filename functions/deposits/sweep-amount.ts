@@ -1,3 +1,5 @@
+import type { Log } from '../shared/log.ts';
+
 /**
  * How much a sweep may take from a deposit address. Its USDT on chain is not all the sweeper's to
  * move: a payment can land at an address already due a minute before the scanner records it, and
@@ -25,9 +27,15 @@ export interface CountsTaken {
   credited: bigint;
 }
 
-/** The amount to sweep from an address holding `balance`, and what it takes off its counts (null
- * where they were never kept). The credit still there after it is at most what stays recorded. */
-export function sweepAmount(balance: bigint, counts: SweepCounts): { amount: bigint; takenOffCounts: CountsTaken | null } {
+/** A sweep's amount, and what it takes off the address's counts (null where they were never kept). */
+export interface SweepAmount {
+  amount: bigint;
+  takenOffCounts: CountsTaken | null;
+}
+
+/** The amount to sweep from an address holding `balance`, and what it takes off its counts. The
+ * credit still there after it is at most what stays recorded. */
+export function sweepAmount(balance: bigint, counts: SweepCounts): SweepAmount {
   if (counts.sweepable === null) return { amount: balance, takenOffCounts: null };
   const recorded = counts.sweepable > 0n ? counts.sweepable : 0n;
   const amount = balance < recorded ? balance : recorded;
@@ -58,3 +66,26 @@ export function unrecordedAt(balance: bigint, counts: SweepCounts, unit: bigint)
  * be swept: it stays due, and is read again next run.
  */
 export const emptyTooSoon = (balance: bigint, counts: SweepCounts): boolean => balance === 0n && counts.sweepable !== null && counts.sweepable > 0n;
+
+/**
+ * Whether a sweep that moves an address's whole balance (an EVM flush, a Solana sweep that closes
+ * the account) may take it now, and what it then takes off the address's counts. It waits, logged,
+ * while the address holds USDT not recorded there (`unrecorded`: unrecordedAt) or reads empty while
+ * USDT is recorded there (`readEmpty`: emptyTooSoon); it stays due either way. `fields`: the log
+ * lines' (the network, the address).
+ */
+export function wholeSweepOf(balance: bigint, counts: SweepCounts, unit: bigint, log: Log, fields: Record<string, unknown>): { waits: 'unrecorded' | 'readEmpty' } | { takenOffCounts: CountsTaken | null } {
+  const unrecorded = unrecordedAt(balance, counts, unit);
+  if (unrecorded > 0n) {
+    log.warn('deposit address holds USDT no recorded payment explains: not swept until the scanner records it', { ...fields, usdt: String(balance), unrecorded: String(unrecorded) });
+    return { waits: 'unrecorded' };
+  }
+  if (emptyTooSoon(balance, counts)) {
+    log.warn(READ_EMPTY_TOO_SOON, { ...fields, recorded: String(counts.sweepable) });
+    return { waits: 'readEmpty' };
+  }
+  return { takenOffCounts: sweepAmount(balance, counts).takenOffCounts };
+}
+
+/** What every sweeper logs of an address emptyTooSoon finds. */
+export const READ_EMPTY_TOO_SOON = 'deposit address read empty while USDT is recorded there: a node behind; read again next run';

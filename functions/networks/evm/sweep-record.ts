@@ -2,6 +2,7 @@ import { sweepInFlightReader } from '../../ledger/reconciliation.ts';
 import type { EvmSweep } from './sweeps.ts';
 import type { EvmNetworkName } from '#functions/networks/names';
 import { toBigInt } from '../../adapters/dynamo/client.ts';
+import { withTakenOffCounts } from '../../adapters/dynamo/items/deposit-address.ts';
 import type { Item } from '../../adapters/dynamo/items/item.ts';
 
 /**
@@ -39,7 +40,7 @@ export const evmSweepItem = {
       amount: toBigInt(forwarder.amount),
       ...(forwarder.native !== undefined && { native: toBigInt(forwarder.native) }),
       // Absent on forwarders planned before the counts bounded a sweep, and where none were kept.
-      ...(forwarder.takenOffCounts !== undefined && { takenOffCounts: { sweepable: toBigInt((forwarder.takenOffCounts as Item).sweepable), credited: toBigInt((forwarder.takenOffCounts as Item).credited) } }),
+      ...withTakenOffCounts(forwarder.takenOffCounts),
     })),
     amount: toBigInt(item.amount),
     // Sweeps settled before what moved was kept, and open ones, have none.

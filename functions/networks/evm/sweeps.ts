@@ -8,7 +8,7 @@ import { broadcastOrFill, dueForReplacement, nonceHolder, nonceOutcome, replaceO
 import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
-import { emptyTooSoon, NO_COUNTS, sweepAmount, unrecordedAt, type CountsTaken, type SweepCounts } from '../../deposits/sweep-amount.ts';
+import { NO_COUNTS, wholeSweepOf, type CountsTaken, type SweepCounts } from '../../deposits/sweep-amount.ts';
 import { EVM_NETWORKS } from './networks.ts';
 
 /**
@@ -228,19 +228,12 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
     for (const forwarder of due) {
       const amount = held.get(forwarder.address) ?? 0n;
       const coin = native.get(forwarder.address) ?? 0n;
-      const addressCounts = counts.get(forwarder.address) ?? NO_COUNTS;
-      const unrecorded = unrecordedAt(amount, addressCounts, unit);
-      if (unrecorded > 0n) {
-        // The flush moves the whole balance, a payment the scanner has not recorded (nor screened)
-        // with the rest: the forwarder waits, still due, until it is recorded (confirming, it is off
-        // the due page until judged; credited, swept whole; a sanctioned payer's, held in place).
-        (deps.log ?? stderrLog).warn('deposit address holds USDT no recorded payment explains: not swept until the scanner records it', { network: deps.network, address: forwarder.address, usdt: String(amount), unrecorded: String(unrecorded) });
-        result.waiting++;
-        continue;
-      }
-      const recorded = sweepAmount(amount, addressCounts);
-      if (emptyTooSoon(amount, addressCounts)) {
-        (deps.log ?? stderrLog).warn('deposit address read empty while USDT is recorded there: a node behind; read again next run', { network: deps.network, address: forwarder.address, recorded: String(addressCounts.sweepable) });
+      // The flush moves the whole balance, a payment the scanner has not recorded (nor screened)
+      // with the rest: the forwarder waits, still due, until it is recorded (confirming, it is off
+      // the due page until judged; credited, swept whole; a sanctioned payer's, held in place).
+      const whole = wholeSweepOf(amount, counts.get(forwarder.address) ?? NO_COUNTS, unit, deps.log ?? stderrLog, { network: deps.network, address: forwarder.address });
+      if ('waits' in whole) {
+        if (whole.waits === 'unrecorded') result.waiting++;
         continue;
       }
       if (amount < deps.settings.minimumSweep && coin < deps.settings.minimumNative) {
@@ -249,7 +242,7 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
       } else if (batch.length < deps.settings.batchSize) {
         // Below the minimum yet holding native coin worth its gas: swept for it, USDT and all; it
         // stays due until a run finds it empty, as any swept address.
-        batch.push({ ...forwarder, amount, ...(coin > 0n && { native: coin }), ...(recorded.takenOffCounts && { takenOffCounts: recorded.takenOffCounts }) });
+        batch.push({ ...forwarder, amount, ...(coin > 0n && { native: coin }), ...(whole.takenOffCounts && { takenOffCounts: whole.takenOffCounts }) });
       }
     }
     if (next === null) break;
@@ -357,10 +350,10 @@ const replaceSweep = (deps: EvmSweepDeps, sweep: EvmSweep, now: () => Date) =>
  * payment that landed after the plan went too: it comes off the credit counted there as well, ahead
  * of its own credit, which then brings the counts back to what the address holds.
  */
-function sentOffCounts(sweep: EvmSweep, receipt: TransactionReceipt | undefined, same: (a: string, b: string) => boolean, log: Log): { address: string; taken: CountsTaken }[] {
+function sentOffCounts(sweep: EvmSweep, receipt: TransactionReceipt | undefined, log: Log): { address: string; taken: CountsTaken }[] {
   return sweep.forwarders.flatMap((forwarder) => {
     if (!forwarder.takenOffCounts) return [];
-    const transfers = receipt?.tokenTransfers?.filter((transfer) => transfer.from !== undefined && same(transfer.from, forwarder.address));
+    const transfers = receipt?.tokenTransfers?.filter((transfer) => transfer.from !== undefined && sameEvmAddress(transfer.from, forwarder.address));
     const sent = transfers ? transfers.reduce((sum, transfer) => sum + transfer.amount, 0n) : forwarder.amount;
     const extra = sent > forwarder.amount ? sent - forwarder.amount : 0n;
     // The window a whole-balance flush leaves: a payment that landed after the plan went unscreened.
@@ -396,7 +389,7 @@ async function settleSweeps(deps: EvmSweepDeps, result: EvmSweepResult, now: () 
     const fee = moved === null ? null : tokenFeeEntry(deps.network, txHash, moved.sent - moved.received, now());
     // What each forwarder sent comes off its counts before the sweep is saved done (a crash between
     // settles it again, and takes nothing twice).
-    if (done) await deps.store.takeOffCounts(sweep.id, sentOffCounts(sweep, receipt, sameEvmAddress, deps.log ?? stderrLog));
+    if (done) await deps.store.takeOffCounts(sweep.id, sentOffCounts(sweep, receipt, deps.log ?? stderrLog));
     if (await deps.store.saveSweep(sweep, after, fee)) result[done ? 'done' : 'failed']++;
   };
   for (const sweep of await deps.store.openSweeps()) {

@@ -2,6 +2,7 @@ import { sweepInFlightReader } from '../../ledger/reconciliation.ts';
 import type { SolanaSweep } from './sweep-types.ts';
 import { toBigInt } from '../../adapters/dynamo/client.ts';
 import type { Item } from '../../adapters/dynamo/items/item.ts';
+import { withTakenOffCounts } from '../../adapters/dynamo/items/deposit-address.ts';
 import { sweepOwner, type PayoutOwner } from '../../withdrawals/payouts.ts';
 
 /**
@@ -48,7 +49,7 @@ export const solanaSweepItem = {
       amount: toBigInt(account.amount),
       rent: toBigInt(account.rent),
       // Absent on sweeps signed before the counts bounded them, and where none were kept.
-      ...(account.takenOffCounts !== undefined && { takenOffCounts: { sweepable: toBigInt((account.takenOffCounts as Item).sweepable), credited: toBigInt((account.takenOffCounts as Item).credited) } }),
+      ...withTakenOffCounts(account.takenOffCounts),
     })),
     amount: toBigInt(item.amount),
     rent: toBigInt(item.rent),

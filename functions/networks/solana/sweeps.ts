@@ -25,7 +25,7 @@ import { DynamoSolanaSweepStore } from './sweep-store.ts';
 import { solanaSweepOwner } from './sweep-record.ts';
 import type { SolanaSweep, SolanaSweepStore, SweptTokenAccount } from './sweep-types.ts';
 import { USDT_DECIMALS } from './token-accounts.ts';
-import { emptyTooSoon, NO_COUNTS, sweepAmount, unrecordedAt, type SweepCounts } from '../../deposits/sweep-amount.ts';
+import { NO_COUNTS, sweepAmount, unrecordedAt, wholeSweepOf, type SweepCounts } from '../../deposits/sweep-amount.ts';
 import { signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
 import { isOpenedFor, largestFitting, type DepositAccountDeps } from './deposit-accounts.ts';
 
@@ -190,20 +190,13 @@ async function dueAccounts(deps: SolanaSweepDeps, hotWallet: TransactionSigner, 
     for (const due of unswept.filter((candidate) => !frozen.has(candidate.address))) {
       const state = states.get(due.address);
       const amount = state?.exists ? state.amount : 0n;
-      const addressCounts = counts.get(due.address) ?? NO_COUNTS;
-      const unrecorded = unrecordedAt(amount, addressCounts, 1n);
-      if (unrecorded > 0n) {
-        // A sweep moves the account's whole balance (it is closed after), a payment the scanner has
-        // not recorded (nor screened) with the rest: the address waits, still due, until it is
-        // recorded (confirming, it is off the due page until judged; credited, swept whole; a
-        // sanctioned payer's, held in place).
-        log.warn('deposit address holds USDT no recorded payment explains: not swept until the scanner records it', { network: 'solana', address: due.address, usdt: String(amount), unrecorded: String(unrecorded) });
-        result.waiting++;
-        continue;
-      }
-      const recorded = sweepAmount(amount, addressCounts);
-      if (emptyTooSoon(amount, addressCounts)) {
-        log.warn('deposit address read empty while USDT is recorded there: a node behind; read again next run', { network: 'solana', address: due.address, recorded: String(addressCounts.sweepable) });
+      // A sweep moves the account's whole balance (it is closed after), a payment the scanner has
+      // not recorded (nor screened) with the rest: the address waits, still due, until it is
+      // recorded (confirming, it is off the due page until judged; credited, swept whole; a
+      // sanctioned payer's, held in place).
+      const whole = wholeSweepOf(amount, counts.get(due.address) ?? NO_COUNTS, 1n, log, { network: 'solana', address: due.address });
+      if ('waits' in whole) {
+        if (whole.waits === 'unrecorded') result.waiting++;
         continue;
       }
       if (amount < deps.settings.minimumSweep) {
@@ -219,7 +212,7 @@ async function dueAccounts(deps: SolanaSweepDeps, hotWallet: TransactionSigner, 
         result.unknownOwners++;
         continue;
       }
-      found.push({ owner: due.address, addressIndex: due.addressIndex, tokenAccount: state!.address, amount, rent: state!.lamports, authority, ...(recorded.takenOffCounts && { takenOffCounts: recorded.takenOffCounts }) });
+      found.push({ owner: due.address, addressIndex: due.addressIndex, tokenAccount: state!.address, amount, rent: state!.lamports, authority, ...(whole.takenOffCounts && { takenOffCounts: whole.takenOffCounts }) });
     }
     if (next === null) break;
     after = next;

@@ -1,6 +1,7 @@
 import { sweepInFlightReader } from '../../ledger/reconciliation.ts';
 import type { Sweep } from './sweeps.ts';
 import { toBigInt } from '../../adapters/dynamo/client.ts';
+import { depositAddressCounts } from '../../adapters/dynamo/items/deposit-address.ts';
 import type { Item } from '../../adapters/dynamo/items/item.ts';
 
 /**
@@ -34,19 +35,13 @@ export const sweepItem = {
     reclaimedSun: item.reclaimedSun === undefined || item.reclaimedSun === null ? null : toBigInt(item.reclaimedSun),
     reclaimAttempts: item.reclaimAttempts === undefined ? 0 : Number(toBigInt(item.reclaimAttempts)),
     // Absent on sweeps stored before the address's counts bounded them.
-    takenOffCounts: takenOffCountsOf(item.takenOffCounts),
+    takenOffCounts: depositAddressCounts.takenFromItem(item.takenOffCounts),
     stepExpiresAt: (item.stepExpiresAt as string | null | undefined) ?? null,
     failureReason: (item.failureReason as string | null) ?? null,
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
   }),
 };
-
-function takenOffCountsOf(stored: unknown): Sweep['takenOffCounts'] {
-  if (stored === undefined || stored === null) return null;
-  const { sweepable, credited } = stored as Item;
-  return { sweepable: toBigInt(sweepable), credited: toBigInt(credited) };
-}
 
 /** An open TRON sweep as reconcile reads it from the table's scan (functions/networks/record-registry.ts):
  * its sweep transaction, once sent, and the USDT it moves to the hot wallet. */

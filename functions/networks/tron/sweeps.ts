@@ -4,7 +4,7 @@ import { TransactionIdTaken, broadcastOwned, sweepOwner, type SweepStep, type Tr
 import type { TransactionSigner } from '../signer.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { setAsideFrozen, usdtAtEach, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
-import { emptyTooSoon, sweepAmount, type CountsTaken, type SweepCounts } from '../../deposits/sweep-amount.ts';
+import { emptyTooSoon, READ_EMPTY_TOO_SOON, sweepAmount, type CountsTaken, type SweepAmount, type SweepCounts } from '../../deposits/sweep-amount.ts';
 
 /**
  * Sweeps move confirmed deposit funds from deposit addresses to the hot wallet, which pays for
@@ -306,12 +306,12 @@ async function finished(deps: SweepDeps, before: Sweep, done: Sweep, tokenFee?: 
  * minimum, that amount; below it, null, and the address is cleared off the due list, still listed
  * for what it holds: a payment recorded there later marks it due again.
  */
-async function dueSweep(deps: SweepDeps, address: string): Promise<{ amount: bigint; takenOffCounts: CountsTaken | null } | null> {
+async function dueSweep(deps: SweepDeps, address: string): Promise<SweepAmount | null> {
   const [counts, balance] = await Promise.all([deps.store.sweepCountsAt(address), deps.usdtBalanceOf(address)]);
   const due = sweepAmount(balance, counts);
   if (due.amount >= deps.settings.minimumSweep) return due;
   if (emptyTooSoon(balance, counts)) {
-    (deps.log ?? stderrLog).warn('deposit address read empty while USDT is recorded there: a node behind; read again next run', { address, recorded: String(counts.sweepable) });
+    (deps.log ?? stderrLog).warn(READ_EMPTY_TOO_SOON, { address, recorded: String(counts.sweepable) });
     return null;
   }
   if (balance >= deps.settings.minimumSweep) {
@@ -346,7 +346,7 @@ export function stepTxHash(sweep: Sweep, step: SweepStep): string | null {
   return step === 'top-up' ? sweep.topUpTxHash : step === 'reclaim' ? sweep.reclaimTxHash : sweep.sweepTxHash;
 }
 
-function newSweep(candidate: SweepCandidate, due: { amount: bigint; takenOffCounts: CountsTaken | null }, at: string): Sweep {
+function newSweep(candidate: SweepCandidate, due: SweepAmount, at: string): Sweep {
   return {
     ...candidate,
     amount: due.amount,

@@ -122,9 +122,22 @@ export const depositAddressCounts = {
   },
   /** The update a dust transfer's recording makes to its address: its base units added (dustBaseUnits). */
   dustAdded: (amount: bigint) => ({ expression: 'ADD dustBaseUnits :dust', values: { ':dust': amount } }),
+  /** What a sweep's record keeps of what it takes off its address's counts (a sweep's `takenOffCounts`,
+   * stored on it as a map); null where it keeps none. */
+  takenFromItem: (stored: unknown): CountsTaken | null => {
+    if (stored === undefined || stored === null) return null;
+    const { sweepable, credited } = stored as Item;
+    return { sweepable: toBigInt(sweepable), credited: toBigInt(credited) };
+  },
   /** The update a landed sweep makes to its address's counts, in the transaction that records it. */
   sweptOff: (taken: CountsTaken) => depositAddressCounts.countsAdded({ credited: -taken.credited, sweepable: -taken.sweepable })!,
 };
+
+/** An address's entry in a batch sweep's record with what the sweep takes off its counts, where it keeps any. */
+export function withTakenOffCounts(stored: unknown): { takenOffCounts?: CountsTaken } {
+  const taken = depositAddressCounts.takenFromItem(stored);
+  return taken ? { takenOffCounts: taken } : {};
+}
 
 /**
  * The one owner of a stored `DepositAddressListed`: every deposit address in the order it was made,
