@@ -36,6 +36,9 @@ export interface IdempotencyStore {
   release(scope: IdempotencyScope): Promise<void>;
 }
 
+/** 409: another request holds the key (or took it over while this one ran): retrying is right. */
+export const keyInUse = () => new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly');
+
 export function parseIdempotencyKey(value: string): string {
   if (value.length < 1 || value.length > 255 || !/^[\x20-\x7e]+$/.test(value)) {
     throw validationFailed([{ path: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' }]);
@@ -64,21 +67,21 @@ function canonicalJson(value: unknown): string {
  * merits (2xx, and 4xx refusals such as 422 INSUFFICIENT_BALANCE, as Stripe does). Not kept, so a
  * retry runs afresh: 400 (the request was malformed: nothing to remember) and 5xx (nothing is
  * known to have happened; the business guards — unique references, single-use quotes — stop a
- * re-run from doubling money if the first attempt did commit).
+ * re-run from doubling money if the first attempt did commit). A route whose work is one transaction
+ * may store its answer in it (`leaveKey`: POST /v1/webhooks, which no business guard covers), so
+ * no crash between the work and its answer can leave the key to a retry that does the work again.
  */
 export async function runIdempotently(
   store: IdempotencyStore,
   scope: IdempotencyScope,
-  execute: () => Promise<StoredResponse & { headers?: Record<string, string> }>,
+  execute: () => Promise<StoredResponse & { headers?: Record<string, string>; leaveKey?: boolean }>,
   log: Log,
 ): Promise<StoredResponse & { headers?: Record<string, string>; replayed: boolean }> {
   const outcome = await store.begin(scope, new Date());
   if (outcome.kind === 'mismatch') {
     throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
   }
-  if (outcome.kind === 'in_progress') {
-    throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly');
-  }
+  if (outcome.kind === 'in_progress') throw keyInUse();
   if (outcome.kind === 'replay') return { ...outcome.response, replayed: true };
   let response: Awaited<ReturnType<typeof execute>>;
   try {
@@ -87,14 +90,18 @@ export async function runIdempotently(
     await store.release(scope);
     throw error;
   }
-  if (response.statusCode === 400 || response.statusCode >= 500) await store.release(scope);
+  // Left as it is: the route stored its answer with its work, or lost the claim to a retry that
+  // took it over after the lock (storing this answer, or releasing, would undo that one's).
+  if (response.leaveKey) {
+    // nothing to write
+  } else if (response.statusCode === 400 || response.statusCode >= 500) await store.release(scope);
   else {
     try {
       await store.complete(scope, { statusCode: response.statusCode, body: response.body }, new Date());
     } catch (error) {
       // The request's work is committed: its answer goes to the caller, who then has no reason to
       // retry. Stored it is not, so a retry after the claim's lock runs afresh (a 500 here would
-      // invite just that, and for a webhook endpoint, which no unique reference guards, make two).
+      // invite just that), where the business guards (unique references, single-use quotes) hold.
       log.error('Idempotency-Key answer not stored: a retry with the key after its lock runs the request again', {
         companyId: scope.companyId,
         statusCode: response.statusCode,
@@ -102,5 +109,6 @@ export async function runIdempotently(
       });
     }
   }
-  return { ...response, replayed: false };
+  const { leaveKey: _, ...answer } = response;
+  return { ...answer, replayed: false };
 }

@@ -6,7 +6,7 @@ import { ApiError, validationFailed } from '#functions/shared/errors';
 import { accessAllows, ipAllowed, type ApiKeyAccess, type Environment } from '#functions/api-keys/api-keys';
 import { errorEnvelope, JSON_HEADERS, successEnvelope } from './envelope.ts';
 import { validate } from './validation.ts';
-import { parseIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore } from './idempotency.ts';
+import { parseIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyScope, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { logRequest, requestLog } from './access-log.ts';
 import { ERROR_STATUS } from './error-status.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-nesting.ts';
@@ -23,6 +23,9 @@ export interface AuthorizedRequest<TBody> {
   /** Lower-cased names. */
   headers: Record<string, string>;
   requestId: string;
+  /** The Idempotency-Key this request claimed, when it carries one on a route with an idempotency
+   * store: a route whose work is one transaction stores its answer in it (RouteResult.answerStored). */
+  idempotency?: IdempotencyScope;
 }
 
 export interface RouteResult {
@@ -30,6 +33,15 @@ export interface RouteResult {
   data: unknown;
   headers?: Record<string, string>;
   pagination?: { nextCursor: string | null };
+  /** The answer (`storedAnswer(status, data)`) was stored for `request.idempotency` in the route's
+   * own transaction: not to be stored again. */
+  answerStored?: boolean;
+}
+
+/** The answer a route's status and data make, as an Idempotency-Key keeps it: byte for byte what
+ * the route sends, so a replay is the first answer. */
+export function storedAnswer(status: number, data: unknown): StoredResponse {
+  return { statusCode: status, body: successEnvelope(data) };
 }
 
 type Handler = (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGatewayProxyResult>;
@@ -71,6 +83,7 @@ export function httpRoute<TSchema extends v.GenericSchema | undefined = undefine
       query: (event.queryStringParameters ?? {}) as Record<string, string>,
       headers,
       requestId,
+      idempotency: scope,
     };
     const execute = async () => {
       try {
@@ -79,9 +92,12 @@ export function httpRoute<TSchema extends v.GenericSchema | undefined = undefine
           statusCode: result.status ?? 200,
           headers: result.headers,
           body: successEnvelope(result.data, result.pagination),
+          leaveKey: result.answerStored,
         };
       } catch (error) {
-        return { ...toErrorResponse(error, event), headers: undefined };
+        // IDEMPOTENCY_KEY_IN_USE from the route's own transaction: its claim was taken over.
+        const claimLost = error instanceof ApiError && error.code === 'IDEMPOTENCY_KEY_IN_USE';
+        return { ...toErrorResponse(error, event), headers: undefined, leaveKey: claimLost };
       }
     };
     const response = scope && options.idempotency ? await runIdempotently(options.idempotency, scope, execute, requestLog(requestId)) : await execute();

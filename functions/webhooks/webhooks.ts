@@ -73,15 +73,8 @@ export interface CreatedWebhook {
   secret: string;
 }
 
-export async function createWebhook(
-  store: WebhookStore,
-  rules: UrlRules,
-  sealer: WebhookSecretSealer,
-  companyId: string,
-  input: WebhookInput,
-  now = new Date(),
-  audit?: (webhook: Webhook) => AuditEntry,
-): Promise<CreatedWebhook> {
+/** A webhook to register, with its secret: the URL checked, the secret made and sealed; nothing written. */
+export async function newWebhook(rules: UrlRules, sealer: WebhookSecretSealer, companyId: string, input: WebhookInput, now = new Date()): Promise<CreatedWebhook> {
   await requireWebhookUrl(input.url, rules.policy, rules.resolve);
   const at = now.toISOString();
   const id = newId('webhook', now.getTime());
@@ -100,8 +93,21 @@ export async function createWebhook(
     previousSealedSecret: null,
     previousSecretExpiresAt: null,
   };
-  await store.createWebhook(webhook, MAX_WEBHOOKS_PER_COMPANY, audit?.(webhook));
   return { webhook, secret };
+}
+
+export async function createWebhook(
+  store: WebhookStore,
+  rules: UrlRules,
+  sealer: WebhookSecretSealer,
+  companyId: string,
+  input: WebhookInput,
+  now = new Date(),
+  audit?: (webhook: Webhook) => AuditEntry,
+): Promise<CreatedWebhook> {
+  const created = await newWebhook(rules, sealer, companyId, input, now);
+  await store.createWebhook(created.webhook, MAX_WEBHOOKS_PER_COMPANY, audit?.(created.webhook));
+  return created;
 }
 
 export async function getWebhook(store: WebhookStore, companyId: string, webhookId: string): Promise<Webhook> {

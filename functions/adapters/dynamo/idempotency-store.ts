@@ -7,13 +7,22 @@ import {
   type BeginOutcome,
   type IdempotencyScope,
   type IdempotencyStore,
+  keyInUse,
   type StoredResponse,
 } from '#http/idempotency';
 import { idempotencyRecordItem } from './items/idempotency-record.ts';
 import { heldCondition } from './queries.ts';
 import { TableStore } from './table-store.ts';
+import type { KeyedUpdate } from './transaction.ts';
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** What an answered record holds: the answer, and no lock. */
+const answeredUpdate = (response: StoredResponse, now: Date) => ({
+  expression: 'SET #status = :completed, responseStatus = :statusCode, responseBody = :body, completedAt = :now REMOVE lockedUntil',
+  names: { '#status': 'status' },
+  values: { ':completed': 'completed', ':statusCode': response.statusCode, ':body': response.body, ':now': now.toISOString() },
+});
 
 /**
  * One conditional put claims the key and, when it is taken, returns the existing record in the
@@ -55,22 +64,37 @@ export class DynamoIdempotencyStore extends TableStore implements IdempotencySto
   }
 
   async complete(scope: IdempotencyScope, response: StoredResponse, now: Date): Promise<void> {
+    const answered = answeredUpdate(response, now);
     await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: idempotencyRecordItem.key(scope.companyId, scope.key),
-        UpdateExpression: 'SET #status = :completed, responseStatus = :statusCode, responseBody = :body, completedAt = :now REMOVE lockedUntil',
+        UpdateExpression: answered.expression,
         ConditionExpression: 'fingerprint = :fingerprint',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':completed': 'completed',
-          ':statusCode': response.statusCode,
-          ':body': response.body,
-          ':now': now.toISOString(),
-          ':fingerprint': scope.fingerprint,
-        },
+        ExpressionAttributeNames: answered.names,
+        ExpressionAttributeValues: { ...answered.values, ':fingerprint': scope.fingerprint },
       }),
     );
+  }
+
+  /**
+   * The write that stores the answer, for the request's own transaction, so the work and its answer
+   * commit together: stored after the work, a crash between the two left the key to a retry after
+   * the lock, which did the work again (a second webhook endpoint: nothing else guards that one).
+   * Only while this claim still runs: one taken over after the lock, or already answered, cancels the
+   * work too, and the caller is told to retry (409 IDEMPOTENCY_KEY_IN_USE), which then replays.
+   */
+  answerWrite(scope: IdempotencyScope, response: StoredResponse, now: Date): KeyedUpdate {
+    const answered = answeredUpdate(response, now);
+    return {
+      key: idempotencyRecordItem.key(scope.companyId, scope.key),
+      update: {
+        ...answered,
+        condition: 'fingerprint = :fingerprint AND #status = :inProgress',
+        values: { ...answered.values, ':fingerprint': scope.fingerprint, ':inProgress': 'in_progress' },
+        onFailed: keyInUse,
+      },
+    };
   }
 
   async release(scope: IdempotencyScope): Promise<void> {

@@ -15,6 +15,13 @@ type Item = Record<string, unknown>;
 /** An update expression, the condition guarding it, and the values and names they use. */
 type ItemUpdate = { expression: string; condition?: string; values?: Item; names?: Record<string, string> };
 
+/** One item's update, as a store hands it to another's transaction (an Idempotency-Key's answer,
+ * stored with the work it answers: idempotency-store.ts `answerWrite`). */
+export interface KeyedUpdate {
+  key: Item;
+  update: ItemUpdate & { onFailed?: OnConditionFailed };
+}
+
 /** The condition a write is guarded by, with the values and names its expression uses. */
 type Condition = { condition: string; values?: Item; names?: Record<string, string> };
 

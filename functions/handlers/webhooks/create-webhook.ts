@@ -1,12 +1,12 @@
-import { createdWebhookView, createWebhook } from '#functions/webhooks/webhooks';
+import { createdWebhookView, MAX_WEBHOOKS_PER_COMPANY, newWebhook } from '#functions/webhooks/webhooks';
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoIdempotencyStore } from '#adapters/dynamo/idempotency-store';
 import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
 import { webhookSecretSealerFrom } from '#adapters/webhook-secrets/from-settings';
 import { webhookUrlRulesFrom } from '#adapters/webhooks/from-settings';
-import { httpRoute } from '#http/route';
+import { httpRoute, storedAnswer } from '#http/route';
 import { webhookBody } from './schemas.ts';
-import { sealingReplayedSecrets } from './sealed-replays.ts';
+import { sealedForReplay, sealingReplayedSecrets } from './sealed-replays.ts';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('webhooks/create-webhook');
@@ -16,7 +16,15 @@ const webhooks = new DynamoWebhookRegistry(db, tableName);
 const urlRules = webhookUrlRulesFrom(settings);
 const sealer = webhookSecretSealerFrom(settings);
 
-export const handler = httpRoute({ body: webhookBody, idempotency: sealingReplayedSecrets(idempotency, sealer) }, async ({ companyId, body }) => ({
-  status: 201,
-  data: createdWebhookView(await createWebhook(webhooks, urlRules, sealer, companyId, body)),
-}));
+/**
+ * With an Idempotency-Key, the answer is stored in the webhook's own transaction. Stored after it
+ * (as other routes do), a crash between the two left the key to a retry after its lock, which
+ * registered a second endpoint: no unique reference guards a webhook, as one does a deposit.
+ */
+export const handler = httpRoute({ body: webhookBody, idempotency: sealingReplayedSecrets(idempotency, sealer) }, async ({ companyId, body, idempotency: claimed }) => {
+  const created = await newWebhook(urlRules, sealer, companyId, body);
+  const data = createdWebhookView(created);
+  const answer = claimed && idempotency.answerWrite(claimed, await sealedForReplay(storedAnswer(201, data), sealer, companyId), new Date());
+  await webhooks.createWebhook(created.webhook, MAX_WEBHOOKS_PER_COMPANY, undefined, answer);
+  return { status: 201, data, answerStored: answer !== undefined };
+});

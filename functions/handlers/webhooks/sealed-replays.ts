@@ -16,10 +16,15 @@ export function sealingReplayedSecrets(store: IdempotencyStore, sealer: WebhookS
       return { kind: 'replay', response: await swapSecret(outcome.response, 'sealedSecret', 'secret', (sealed, context) => sealer.open(sealed, context), scope.companyId) };
     },
     async complete(scope, response, now) {
-      await store.complete(scope, await swapSecret(response, 'secret', 'sealedSecret', (secret, context) => sealer.seal(secret, context), scope.companyId), now);
+      await store.complete(scope, await sealedForReplay(response, sealer, scope.companyId), now);
     },
     release: (scope) => store.release(scope),
   };
+}
+
+/** The answer as it is stored: its `secret` sealed for `idempotent-replay`, as `sealedSecret`. */
+export function sealedForReplay(response: StoredResponse, sealer: WebhookSecretSealer, companyId: string): Promise<StoredResponse> {
+  return swapSecret(response, 'secret', 'sealedSecret', (secret, context) => sealer.seal(secret, context), companyId);
 }
 
 /** Renames `data[from]` to `data[to]` in place (key order kept, so a replay is byte for byte the

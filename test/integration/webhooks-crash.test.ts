@@ -1,0 +1,80 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { idempotencyRecordItem } from '#adapters/dynamo/items/idempotency-record';
+import type { LocalRuntime } from '#local/runtime';
+import { startDyingDynamoProxy, type DyingDynamoProxy } from '../support/dying-dynamo-proxy.ts';
+import { newCompany, startTestApi, stopTestApi } from '../support/local-api.ts';
+
+/**
+ * The API function's process dies (a timeout, a lost host) as soon as its write is answered: what
+ * it would write next never reaches the table. Its own file: the runtime's handlers are loaded
+ * once per file, over the DynamoDB endpoint of the first runtime started, here the dying proxy's.
+ */
+const db = createDocumentClient(inject('dynamoEndpoint'));
+let proxy: DyingDynamoProxy;
+let runtime: LocalRuntime;
+
+beforeAll(async () => {
+  proxy = await startDyingDynamoProxy(inject('dynamoEndpoint'));
+  runtime = await startTestApi({ dynamoEndpoint: proxy.url });
+});
+
+afterAll(async () => {
+  await stopTestApi(runtime, db);
+  await proxy.stop();
+});
+
+// Loopback over http:// is the local runtime's allowance (contract, Webhooks); nothing listens on port 9.
+const body = { url: 'http://127.0.0.1:9/hooks', events: ['deposit.completed'] };
+
+describe('POST /v1/webhooks, its process dying right after the webhook is written', () => {
+  // Its caller, with no answer, retries with the same key once the key's 60 s lock has passed.
+  it('a retry with the same Idempotency-Key answers with the same endpoint and secret, and registers no second one', async () => {
+    const { companyId, call } = await newCompany(runtime, 'Crashing hooks');
+    proxy.dieAfter((operation, request) => operation === 'TransactWriteItems' && request.includes('"WEBHOOK#'));
+    const first = await call('POST', '/webhooks', { body, headers: { 'Idempotency-Key': 'hook-crash' } });
+    expect(proxy.dead).toBe(true);
+    // The simulated process still answers (what it needs after the write it has): its caller,
+    // in the story, never hears it.
+    expect(first.status).toBe(201);
+    proxy.revive();
+    // A minute later: the key's lock has passed (IN_FLIGHT_LOCK_SECONDS).
+    const key = idempotencyRecordItem.key(companyId, 'hook-crash');
+    await db.send(new UpdateCommand({ TableName: runtime.tableName, Key: key, UpdateExpression: 'SET lockedUntil = :past', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':past': 1 } }));
+    const registered = (await call('GET', '/webhooks')).body.data;
+    expect(registered).toHaveLength(1);
+
+    const retried = await call('POST', '/webhooks', { body, headers: { 'Idempotency-Key': 'hook-crash' } });
+
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body.data).toEqual(first.body.data);
+    expect(retried.body.data).toEqual({ ...registered[0], secret: first.body.data.secret });
+    expect((await call('GET', '/webhooks')).body.data).toHaveLength(1);
+  });
+});
+
+describe('a webhook request whose key was taken over while it ran', () => {
+  it('over the API: the stalled request answers 409 and registers nothing; the retry that took the key keeps its answer', async () => {
+    const { companyId, call } = await newCompany(runtime, 'Stalled hooks');
+    const stalled = proxy.pauseBefore((operation, request) => operation === 'TransactWriteItems' && request.includes('"WEBHOOK#'));
+    const first = call('POST', '/webhooks', { body, headers: { 'Idempotency-Key': 'hook-stall' } });
+    await stalled.reached;
+    const key = idempotencyRecordItem.key(companyId, 'hook-stall');
+    await db.send(new UpdateCommand({ TableName: runtime.tableName, Key: key, UpdateExpression: 'SET lockedUntil = :past', ExpressionAttributeValues: { ':past': 1 } }));
+    const retried = await call('POST', '/webhooks', { body, headers: { 'Idempotency-Key': 'hook-stall' } });
+    expect(retried.status).toBe(201);
+
+    stalled.resume();
+    const late = await first;
+
+    expect(late.status).toBe(409);
+    expect(late.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+    expect((await call('GET', '/webhooks')).body.data.map((webhook: { id: string }) => webhook.id)).toEqual([retried.body.data.id]);
+    // Its client retries a 409 IDEMPOTENCY_KEY_IN_USE: the answer it then gets is the endpoint registered.
+    const again = await call('POST', '/webhooks', { body, headers: { 'Idempotency-Key': 'hook-stall' } });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.data).toEqual(retried.body.data);
+  });
+});
