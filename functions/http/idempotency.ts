@@ -21,6 +21,10 @@ export interface IdempotencyScope {
   key: string;
   /** Hash of the route and the canonical body: "the same request". */
   fingerprint: string;
+  /** This request's own mark on the key (random): only the request holding the key stores its
+   * answer or frees it, so one that stalled past its lock while a retry took the key over cannot
+   * overwrite that one's answer, nor free its key for a third. */
+  claim: string;
 }
 
 export type BeginOutcome =
@@ -31,8 +35,9 @@ export type BeginOutcome =
 
 export interface IdempotencyStore {
   begin(scope: IdempotencyScope, now: Date): Promise<BeginOutcome>;
-  complete(scope: IdempotencyScope, response: StoredResponse, now: Date): Promise<void>;
-  /** Forgets the key, so a retry runs again: for answers that must not be replayed. */
+  /** Stores the answer while this request holds the key; false if another took it over. */
+  complete(scope: IdempotencyScope, response: StoredResponse, now: Date): Promise<boolean>;
+  /** Forgets the key while this request holds it, so a retry runs again: for answers that must not be replayed. */
   release(scope: IdempotencyScope): Promise<void>;
 }
 
@@ -97,7 +102,9 @@ export async function runIdempotently(
   } else if (response.statusCode === 400 || response.statusCode >= 500) await store.release(scope);
   else {
     try {
-      await store.complete(scope, { statusCode: response.statusCode, body: response.body }, new Date());
+      if (!(await store.complete(scope, { statusCode: response.statusCode, body: response.body }, new Date()))) {
+        log.warn('Idempotency-Key answer not stored: the request ran past its lock and a retry took the key over', { companyId: scope.companyId, statusCode: response.statusCode });
+      }
     } catch (error) {
       // The request's work is committed: its answer goes to the caller, who then has no reason to
       // retry. Stored it is not, so a retry after the claim's lock runs afresh (a 500 here would

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
@@ -72,6 +73,7 @@ export function httpRoute<TSchema extends v.GenericSchema | undefined = undefine
             companyId: auth.companyId,
             key: parseIdempotencyKey(idempotencyKey),
             fingerprint: requestFingerprint(event.httpMethod, event.resource, event.body),
+            claim: randomUUID(),
           }
         : undefined;
     // Validation runs before the key is claimed: a request that fails it stores nothing.

@@ -195,12 +195,12 @@ describe('sealingReplayedSecrets (POST /v1/webhooks with an Idempotency-Key)', (
         const response = stored.get(scope.key);
         return response ? { kind: 'replay', response } : { kind: 'started' };
       },
-      complete: async (scope, response) => void stored.set(scope.key, response),
+      complete: async (scope, response) => Boolean(stored.set(scope.key, response)),
       release: async (scope) => void stored.delete(scope.key),
     };
     return { store, stored };
   }
-  const scope: IdempotencyScope = { companyId: context.companyId, key: 'create-hook-1', fingerprint: 'f' };
+  const scope: IdempotencyScope = { companyId: context.companyId, key: 'create-hook-1', fingerprint: 'f', claim: 'c' };
   const sealer = new LocalSecretSealer(LOCAL_KEY);
 
   it('stores the answer with the secret sealed for replay, and replays the first answer byte for byte', async () => {

@@ -17,12 +17,9 @@ import type { KeyedUpdate } from './transaction.ts';
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-/** What an answered record holds: the answer, and no lock. */
-const answeredUpdate = (response: StoredResponse, now: Date) => ({
-  expression: 'SET #status = :completed, responseStatus = :statusCode, responseBody = :body, completedAt = :now REMOVE lockedUntil',
-  names: { '#status': 'status' },
-  values: { ':completed': 'completed', ':statusCode': response.statusCode, ':body': response.body, ':now': now.toISOString() },
-});
+/** The request still holds the key: its claim, not yet answered. */
+const HOLDS_KEY = 'claim = :claim AND #status = :inProgress';
+const holdsKeyValues = (scope: IdempotencyScope) => ({ ':claim': scope.claim, ':inProgress': 'in_progress' });
 
 /**
  * One conditional put claims the key and, when it is taken, returns the existing record in the
@@ -41,6 +38,7 @@ export class DynamoIdempotencyStore extends TableStore implements IdempotencySto
             companyId: scope.companyId,
             idempotencyKey: scope.key,
             fingerprint: scope.fingerprint,
+            claim: scope.claim,
             status: 'in_progress',
             lockedUntil: nowSeconds + IN_FLIGHT_LOCK_SECONDS,
             createdAt: now.toISOString(),
@@ -63,17 +61,20 @@ export class DynamoIdempotencyStore extends TableStore implements IdempotencySto
     }
   }
 
-  async complete(scope: IdempotencyScope, response: StoredResponse, now: Date): Promise<void> {
-    const answered = answeredUpdate(response, now);
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: idempotencyRecordItem.key(scope.companyId, scope.key),
-        UpdateExpression: answered.expression,
-        ConditionExpression: 'fingerprint = :fingerprint',
-        ExpressionAttributeNames: answered.names,
-        ExpressionAttributeValues: { ...answered.values, ':fingerprint': scope.fingerprint },
-      }),
+  /** The answer stored on its own, after the request's work (answerWrite's update, sent alone). */
+  async complete(scope: IdempotencyScope, response: StoredResponse, now: Date): Promise<boolean> {
+    const { key, update } = this.answerWrite(scope, response, now);
+    return heldCondition(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: update.expression,
+          ConditionExpression: update.condition,
+          ExpressionAttributeNames: update.names,
+          ExpressionAttributeValues: update.values,
+        }),
+      ),
     );
   }
 
@@ -85,13 +86,13 @@ export class DynamoIdempotencyStore extends TableStore implements IdempotencySto
    * work too, and the caller is told to retry (409 IDEMPOTENCY_KEY_IN_USE), which then replays.
    */
   answerWrite(scope: IdempotencyScope, response: StoredResponse, now: Date): KeyedUpdate {
-    const answered = answeredUpdate(response, now);
     return {
       key: idempotencyRecordItem.key(scope.companyId, scope.key),
       update: {
-        ...answered,
-        condition: 'fingerprint = :fingerprint AND #status = :inProgress',
-        values: { ...answered.values, ':fingerprint': scope.fingerprint, ':inProgress': 'in_progress' },
+        expression: 'SET #status = :completed, responseStatus = :statusCode, responseBody = :body, completedAt = :now REMOVE lockedUntil',
+        condition: HOLDS_KEY,
+        names: { '#status': 'status' },
+        values: { ':completed': 'completed', ':statusCode': response.statusCode, ':body': response.body, ':now': now.toISOString(), ...holdsKeyValues(scope) },
         onFailed: keyInUse,
       },
     };
@@ -103,9 +104,9 @@ export class DynamoIdempotencyStore extends TableStore implements IdempotencySto
         new DeleteCommand({
           TableName: this.tableName,
           Key: idempotencyRecordItem.key(scope.companyId, scope.key),
-          ConditionExpression: 'fingerprint = :fingerprint AND #status = :inProgress',
+          ConditionExpression: HOLDS_KEY,
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':fingerprint': scope.fingerprint, ':inProgress': 'in_progress' },
+          ExpressionAttributeValues: holdsKeyValues(scope),
         }),
       ),
     );

@@ -16,7 +16,7 @@ export function sealingReplayedSecrets(store: IdempotencyStore, sealer: WebhookS
       return { kind: 'replay', response: await swapSecret(outcome.response, 'sealedSecret', 'secret', (sealed, context) => sealer.open(sealed, context), scope.companyId) };
     },
     async complete(scope, response, now) {
-      await store.complete(scope, await sealedForReplay(response, sealer, scope.companyId), now);
+      return store.complete(scope, await sealedForReplay(response, sealer, scope.companyId), now);
     },
     release: (scope) => store.release(scope),
   };

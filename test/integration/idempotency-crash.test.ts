@@ -7,8 +7,9 @@ import { startDyingDynamoProxy, type DyingDynamoProxy } from '../support/dying-d
 import { newCompany, startTestApi, stopTestApi } from '../support/local-api.ts';
 
 /**
- * The API function's process dies (a timeout, a lost host) as soon as its write is answered: what
- * it would write next never reaches the table. Its own file: the runtime's handlers are loaded
+ * Idempotency-Key against a function's process that dies (a timeout, a lost host) as soon as its
+ * write is answered, so what it would write next never reaches the table, or that stalls past its
+ * key's 60 s lock while a retry takes the key over. Its own file: the runtime's handlers are loaded
  * once per file, over the DynamoDB endpoint of the first runtime started, here the dying proxy's.
  */
 const db = createDocumentClient(inject('dynamoEndpoint'));
@@ -74,6 +75,29 @@ describe('a webhook request whose key was taken over while it ran', () => {
     expect((await call('GET', '/webhooks')).body.data.map((webhook: { id: string }) => webhook.id)).toEqual([retried.body.data.id]);
     // Its client retries a 409 IDEMPOTENCY_KEY_IN_USE: the answer it then gets is the endpoint registered.
     const again = await call('POST', '/webhooks', { body, headers: { 'Idempotency-Key': 'hook-stall' } });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.data).toEqual(retried.body.data);
+  });
+});
+
+describe('a request that stalled past its lock while a retry took its key over (any route)', () => {
+  it('does not store its late answer over the retry\'s, nor free the retry\'s key', async () => {
+    const { companyId, call } = await newCompany(runtime, 'Stalled orders');
+    const order = { method: 'usdt', network: 'tron', reference: 'order-stall-1' };
+    const stalled = proxy.pauseBefore((operation, request) => operation === 'TransactWriteItems' && request.includes('order-stall-1'));
+    const first = call('POST', '/deposits', { body: order, headers: { 'Idempotency-Key': 'order-stall' } });
+    await stalled.reached;
+    const key = idempotencyRecordItem.key(companyId, 'order-stall');
+    await db.send(new UpdateCommand({ TableName: runtime.tableName, Key: key, UpdateExpression: 'SET lockedUntil = :past', ExpressionAttributeValues: { ':past': 1 } }));
+    const retried = await call('POST', '/deposits', { body: order, headers: { 'Idempotency-Key': 'order-stall' } });
+    expect(retried.status).toBe(201);
+
+    stalled.resume();
+    // The reference is the retry's now: the stalled request is refused by it.
+    expect((await first).body.error.code).toBe('DUPLICATE_REFERENCE');
+
+    const again = await call('POST', '/deposits', { body: order, headers: { 'Idempotency-Key': 'order-stall' } });
+    expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.data).toEqual(retried.body.data);
   });
