@@ -8,6 +8,7 @@ import { broadcastOrFill, dueForReplacement, nonceHolder, nonceOutcome, replaceO
 import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
+import { duePages } from '../../deposits/due-list.ts';
 import { NO_COUNTS, wholeSweepOf, type CountsTaken, type SweepCounts } from '../../deposits/sweep-amount.ts';
 import { EVM_NETWORKS } from './networks.ts';
 
@@ -208,17 +209,17 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
   const toCheck = deps.native ? (await deps.store.nextAddressesToCheckForNative(NATIVE_CHECKS_PER_RUN)).filter((forwarder) => !sweeping.has(forwarder.address)) : [];
   const wasDue = new Set<string>();
   let nativeHeld = new Map<string, bigint>();
-  let after: string | undefined;
+  let firstPage = true;
   // The token's base units in 1e-6 USDT: what recorded dust rounds a balance up by (unrecordedAt).
   const unit = 10n ** BigInt(EVM_NETWORKS[deps.network].tokenDecimals - 6);
-  for (let pages = 0; batch.length < deps.settings.batchSize && pages < DUE_PAGES_PER_RUN; pages++) {
-    const { due: page, next } = await deps.store.dueAddresses(deps.settings.batchSize, after);
+  for await (const page of duePages(deps.store, deps.settings.batchSize, () => batch.length < deps.settings.batchSize)) {
     const unswept = page.filter((forwarder) => !sweeping.has(forwarder.address));
     const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, unswept.map((forwarder) => forwarder.address), deps.usdtBalances) : new Set<string>();
     result.frozen += frozen.size;
     const due = unswept.filter((forwarder) => !frozen.has(forwarder.address));
     for (const forwarder of page) wasDue.add(forwarder.address);
-    const nativeToRead = [...due.map((forwarder) => forwarder.address), ...(after === undefined ? toCheck.map((forwarder) => forwarder.address) : [])];
+    const nativeToRead = [...due.map((forwarder) => forwarder.address), ...(firstPage ? toCheck.map((forwarder) => forwarder.address) : [])];
+    firstPage = false;
     const [counts, held, native] = await Promise.all([
       due.length === 0 ? new Map<string, SweepCounts>() : deps.store.sweepCountsAtEach(due.map((forwarder) => forwarder.address)),
       due.length === 0 ? new Map<string, bigint>() : deps.usdtBalances(due.map((forwarder) => forwarder.address)),
@@ -245,15 +246,10 @@ async function nextBatch(deps: EvmSweepDeps, open: EvmSweep[], result: EvmSweepR
         batch.push({ ...forwarder, amount, ...(coin > 0n && { native: coin }), ...(whole.takenOffCounts && { takenOffCounts: whole.takenOffCounts }) });
       }
     }
-    if (next === null) break;
-    after = next;
   }
   if (batch.length < deps.settings.batchSize) batch.push(...(await nativeOnly(deps, toCheck, wasDue, nativeHeld, deps.settings.batchSize - batch.length)));
   return batch;
 }
-
-/** Pages of the due list a run reads at most: what a run costs when the front of the list cannot move. */
-const DUE_PAGES_PER_RUN = 10;
 
 /** Native balances, or none when they cannot be read (a node's error; a factory deployed before it
  * had nativeBalances, as on an anvil state saved earlier): the USDT is swept all the same, and the

@@ -25,6 +25,7 @@ import { DynamoSolanaSweepStore } from './sweep-store.ts';
 import { solanaSweepOwner } from './sweep-record.ts';
 import type { SolanaSweep, SolanaSweepStore, SweptTokenAccount } from './sweep-types.ts';
 import { USDT_DECIMALS } from './token-accounts.ts';
+import { duePages } from '../../deposits/due-list.ts';
 import { NO_COUNTS, sweepAmount, unrecordedAt, wholeSweepOf, type SweepCounts } from '../../deposits/sweep-amount.ts';
 import { signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
 import { isOpenedFor, largestFitting, type DepositAccountDeps } from './deposit-accounts.ts';
@@ -123,9 +124,6 @@ export interface SolanaSweepResult {
   contended: number;
 }
 
-/** Pages of the due list a run reads at most: what a run costs when the front of the list cannot move. */
-const DUE_PAGES_PER_RUN = 10;
-
 /** The most sweep transactions one run signs: ~60 deposit addresses a minute. */
 export const SWEEPS_PER_RUN = 10;
 /** Versions of one sweep signed, each after the one before expired unlanded, before it is failed
@@ -175,9 +173,7 @@ async function dueAccounts(deps: SolanaSweepDeps, hotWallet: TransactionSigner, 
   const sweeping = new Set([...open.flatMap((sweep) => sweep.accounts.map((account) => account.owner)), ...(deps.openingNow ?? [])]);
   const found: DueAccount[] = [];
   const pageSize = Math.max(wanted, 50);
-  let after: string | undefined;
-  for (let pages = 0; found.length < wanted && pages < DUE_PAGES_PER_RUN; pages++) {
-    const { due: page, next } = await deps.store.dueAddresses(pageSize, after);
+  for await (const page of duePages(deps.store, pageSize, () => found.length < wanted)) {
     const unswept = page.filter((due) => !sweeping.has(due.address));
     const [states, counts] =
       unswept.length > 0
@@ -214,8 +210,6 @@ async function dueAccounts(deps: SolanaSweepDeps, hotWallet: TransactionSigner, 
       }
       found.push({ owner: due.address, addressIndex: due.addressIndex, tokenAccount: state!.address, amount, rent: state!.lamports, authority, ...(whole.takenOffCounts && { takenOffCounts: whole.takenOffCounts }) });
     }
-    if (next === null) break;
-    after = next;
   }
   return found;
 }

@@ -4,6 +4,7 @@ import { TransactionIdTaken, broadcastOwned, sweepOwner, type SweepStep, type Tr
 import type { TransactionSigner } from '../signer.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { setAsideFrozen, usdtAtEach, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
+import { duePages } from '../../deposits/due-list.ts';
 import { emptyTooSoon, READ_EMPTY_TOO_SOON, sweepAmount, type CountsTaken, type SweepAmount, type SweepCounts } from '../../deposits/sweep-amount.ts';
 
 /**
@@ -159,8 +160,6 @@ export function sweepBackoffUntil(finishedNewestFirst: Sweep[]): Date | null {
 
 /** Addresses a run works on (an open sweep's step, or a new sweep started), read a page of as many at a time. */
 export const DUE_PER_RUN = 50;
-/** Pages read past addresses that wait, at most: what a run reads when the front of the list is stuck. */
-const DUE_PAGES_PER_RUN = 10;
 
 export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResult> {
   const now = deps.now ?? (() => new Date());
@@ -263,16 +262,13 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
 
 /**
  * The due addresses a run may work on, each with the sweep open at it, page after page while `more()`
- * says so (at most DUE_PAGES_PER_RUN): those backing off after failed sweeps are counted held and
+ * says so (../../deposits/due-list.ts): those backing off after failed sweeps are counted held and
  * passed over, from the table alone, and those the issuer froze are set aside, its freeze list read
  * on the chain for the rest only. So a front of the list that cannot move never keeps the addresses
- * behind it from being swept. Pages on the list's own `next`: a page can come back short while more
- * follow (an address with a payment still confirming is left out).
+ * behind it from being swept.
  */
 async function* workableDue(deps: SweepDeps, perRun: number, result: SweepResult, now: () => Date, more: () => boolean): AsyncGenerator<{ candidate: SweepCandidate; open: Sweep | null }> {
-  let after: string | undefined;
-  for (let page = 0; page < DUE_PAGES_PER_RUN && more(); page++) {
-    const { due, next } = await deps.store.dueAddresses(perRun, after);
+  for await (const due of duePages(deps.store, perRun, more)) {
     const active: { candidate: SweepCandidate; open: Sweep | null }[] = [];
     for (const candidate of due) {
       const open = await deps.store.openSweep(candidate.address);
@@ -283,8 +279,6 @@ async function* workableDue(deps: SweepDeps, perRun: number, result: SweepResult
     const frozen = deps.frozenAmong ? await setAsideFrozen(deps.store, deps.frozenAmong, active.map(({ candidate }) => candidate.address), usdtAtEach(deps.usdtBalanceOf)) : new Set<string>();
     result.frozen += frozen.size;
     for (const workable of active) if (!frozen.has(workable.candidate.address)) yield workable;
-    if (next === null) return;
-    after = next;
   }
 }
 
