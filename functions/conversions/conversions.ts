@@ -1,4 +1,5 @@
 import { pageRequest, type Page, type PageRequest } from '../shared/pagination.ts';
+import type { Alongside, AlongsideOf } from '../shared/alongside.ts';
 import { ApiError } from '../shared/errors.ts';
 import { domainEvent, type DomainEvent } from '../shared/events.ts';
 import { foundById, newId } from '../shared/ids.ts';
@@ -54,7 +55,8 @@ export interface ConversionStore {
    * `conversion.createdAt`), the conversion, its ledger entry with the guarded USDT debit, and the
    * event. Throws QUOTE_ALREADY_USED, QUOTE_EXPIRED or INSUFFICIENT_BALANCE as the guards say.
    */
-  executeConversion(quote: Quote, conversion: Conversion, entry: LedgerEntry, event: DomainEvent): Promise<void>;
+  /** `alongside`: written in the same transaction (the request's answer: functions/shared/alongside.ts). */
+  executeConversion(quote: Quote, conversion: Conversion, entry: LedgerEntry, event: DomainEvent, alongside?: Alongside): Promise<void>;
   getConversion(companyId: string, conversionId: string): Promise<Conversion | null>;
   /** Newest first. An unreadable cursor is VALIDATION_FAILED on `cursor`. */
   listConversions(companyId: string, page: PageRequest): Promise<Page<Conversion>>;
@@ -119,6 +121,7 @@ export async function executeConversion(
   companyId: string,
   input: { quoteId: string; reference?: string },
   now = new Date(),
+  answer?: AlongsideOf<Conversion>,
 ): Promise<Conversion> {
   const quote = await foundById('quote', input.quoteId, (id) => store.getQuote(companyId, id), 'Quote');
   const refusal = quoteRefusal(quote, now);
@@ -152,7 +155,7 @@ export async function executeConversion(
     now,
   );
   const event = domainEvent(companyId, 'conversion.completed', conversionView(conversion), now);
-  await store.executeConversion(quote, conversion, entry, event);
+  await store.executeConversion(quote, conversion, entry, event, answer?.(conversion));
   return conversion;
 }
 

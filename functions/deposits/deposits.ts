@@ -1,4 +1,5 @@
 import { usdtTransferView, type UsdtTransfer } from './usdt-transfer.ts';
+import type { Alongside, AlongsideOf } from '../shared/alongside.ts';
 import { foundById, newId } from '../shared/ids.ts';
 import { formatAmount } from '../shared/money.ts';
 import type { DepositTerms } from '../networks/network.ts';
@@ -92,7 +93,8 @@ export interface DepositStore extends AllowlistReader, ScreeningList, CambioAddr
    * throws DUPLICATE_REFERENCE when the reference is taken, and answers 'allowlist', with nothing
    * written, when the allowlist `guard` of its split is found false (withdrawal-policy.ts); no guard
    * without a split. */
-  createDeposit(deposit: Deposit, splitGuard: AllowlistGuard | null): Promise<'written' | 'allowlist'>;
+  /** `alongside`: written in the same transaction (the request's answer: ../shared/alongside.ts). */
+  createDeposit(deposit: Deposit, splitGuard: AllowlistGuard | null, alongside?: Alongside): Promise<'written' | 'allowlist'>;
   getDeposit(companyId: string, depositId: string): Promise<Deposit | null>;
 }
 
@@ -151,6 +153,7 @@ export async function createDeposit(
   companyId: string,
   input: NewDeposit,
   now = new Date(),
+  answer?: AlongsideOf<Deposit>,
 ): Promise<Deposit> {
   // A split forwards money as a withdrawal does: never to a destination Cambio refuses nor to a
   // sanctioned address, refused before anything is written (the address index too).
@@ -166,8 +169,9 @@ export async function createDeposit(
   if (!terms) throw validationFailed([{ path: 'network', message: `is not open on this stage: deposits are taken on ${settings.openNetworks().join(', ')}` }]);
   const deposit = depositAwaitingPayment(companyId, input, { address: terms.address, addressIndex }, terms.requiredConfirmations, now, id);
   // A split forwards money as a withdrawal does, so its address answers to the same allowlist.
-  if (input.split) await underSplitPolicy(store, companyId, { network: input.network, address: input.split.address }, now, (guard) => store.createDeposit(deposit, guard));
-  else await store.createDeposit(deposit, null);
+  const alongside = answer?.(deposit);
+  if (input.split) await underSplitPolicy(store, companyId, { network: input.network, address: input.split.address }, now, (guard) => store.createDeposit(deposit, guard, alongside));
+  else await store.createDeposit(deposit, null, alongside);
   return deposit;
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError, validationFailed } from '#functions/shared/errors';
 import type { Log } from '#functions/shared/log';
+import { successEnvelope } from './envelope.ts';
 
 /**
  * Idempotency-Key on POST (../shared/api-contract.md, Conventions; the IETF Idempotency-Key
@@ -41,6 +42,12 @@ export interface IdempotencyStore {
   release(scope: IdempotencyScope): Promise<void>;
 }
 
+/** The answer a route's status and data make, as an Idempotency-Key keeps it: byte for byte what
+ * the route sends (./route.ts), so a replay is the first answer. */
+export function storedAnswer(status: number, data: unknown): StoredResponse {
+  return { statusCode: status, body: successEnvelope(data) };
+}
+
 /** 409: another request holds the key (or took it over while this one ran): retrying is right. */
 export const keyInUse = () => new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry shortly');
 
@@ -73,8 +80,9 @@ function canonicalJson(value: unknown): string {
  * retry runs afresh: 400 (the request was malformed: nothing to remember) and 5xx (nothing is
  * known to have happened; the business guards — unique references, single-use quotes — stop a
  * re-run from doubling money if the first attempt did commit). A route whose work is one transaction
- * may store its answer in it (`leaveKey`: POST /v1/webhooks, which no business guard covers), so
- * no crash between the work and its answer can leave the key to a retry that does the work again.
+ * stores its answer in it (`leaveKey`: every POST that creates a record), so no crash between the
+ * work and its answer can leave the key to a retry that does the work again or meets it as a
+ * duplicate.
  */
 export async function runIdempotently(
   store: IdempotencyStore,

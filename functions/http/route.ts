@@ -7,7 +7,7 @@ import { ApiError, validationFailed } from '#functions/shared/errors';
 import { accessAllows, ipAllowed, type ApiKeyAccess, type Environment } from '#functions/api-keys/api-keys';
 import { errorEnvelope, JSON_HEADERS, successEnvelope } from './envelope.ts';
 import { validate } from './validation.ts';
-import { parseIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyScope, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
+import { parseIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyScope, type IdempotencyStore } from './idempotency.ts';
 import { logRequest, requestLog } from './access-log.ts';
 import { ERROR_STATUS } from './error-status.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-nesting.ts';
@@ -34,15 +34,9 @@ export interface RouteResult {
   data: unknown;
   headers?: Record<string, string>;
   pagination?: { nextCursor: string | null };
-  /** The answer (`storedAnswer(status, data)`) was stored for `request.idempotency` in the route's
+  /** The answer (idempotency.ts `storedAnswer(status, data)`) was stored for `request.idempotency` in the route's
    * own transaction: not to be stored again. */
   answerStored?: boolean;
-}
-
-/** The answer a route's status and data make, as an Idempotency-Key keeps it: byte for byte what
- * the route sends, so a replay is the first answer. */
-export function storedAnswer(status: number, data: unknown): StoredResponse {
-  return { statusCode: status, body: successEnvelope(data) };
 }
 
 type Handler = (event: APIGatewayProxyEvent, context: unknown) => Promise<APIGatewayProxyResult>;

@@ -1,5 +1,6 @@
 import { pageRequest, type Page, type PageRequest } from '../shared/pagination.ts';
 import type { AuditEntry } from '../companies/audit-log.ts';
+import type { Alongside } from '../shared/alongside.ts';
 import { createHmac, randomBytes } from 'node:crypto';
 import { ApiError, notFound } from '../shared/errors.ts';
 import { TEST_EVENT_TYPE, type EventType } from '../shared/events.ts';
@@ -41,7 +42,7 @@ export const MAX_WEBHOOKS_PER_COMPANY = 10;
 export interface WebhookStore {
   /** Writes the webhook and takes one of the company's `limit` slots in one transaction; throws
    * LIMIT_REACHED when none is left. */
-  createWebhook(webhook: Webhook, limit: number, audit?: AuditEntry): Promise<void>;
+  createWebhook(webhook: Webhook, limit: number, audit?: AuditEntry, alongside?: Alongside): Promise<void>;
   getWebhook(companyId: string, webhookId: string): Promise<Webhook | null>;
   /** Newest first. An unreadable cursor is VALIDATION_FAILED on `cursor`. */
   listWebhooks(companyId: string, page: PageRequest): Promise<Page<Webhook>>;

@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../companies/audit-log.ts';
+import type { Alongside, AlongsideOf } from '../shared/alongside.ts';
 import { usdtTransferView, type UsdtTransfer } from '../deposits/usdt-transfer.ts';
 import { DEFAULT_NETWORK, NETWORK_NAMES, type NetworkName } from '../networks/names.ts';
 import { ApiError, duplicateReference, validationFailed } from '../shared/errors.ts';
@@ -92,7 +93,8 @@ export interface WithdrawalStore extends AllowlistReader, LimitReader, Screening
    * throws DUPLICATE_REFERENCE or INSUFFICIENT_BALANCE as the guards say, and answers which of the
    * withdrawal policy's `guards` it found false, if one was (withdrawal-policy.ts GuardedWrite).
    * `audit`, for a withdrawal a person sent from the dashboard, is written in the same transaction. */
-  createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guards: WithdrawalGuards, audit?: AuditEntry): Promise<GuardedWrite>;
+  /** `alongside`: written in the same transaction (the request's answer: ../shared/alongside.ts). */
+  createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guards: WithdrawalGuards, audit?: AuditEntry, alongside?: Alongside): Promise<GuardedWrite>;
   getWithdrawal(companyId: string, withdrawalId: string): Promise<Withdrawal | null>;
   /** The id of the company's withdrawal holding this reference, read consistently; null when none does. */
   withdrawalIdByReference(companyId: string, reference: string): Promise<string | null>;
@@ -142,6 +144,7 @@ export async function requestWithdrawal(
   input: NewWithdrawal,
   now = new Date(),
   audit?: (withdrawal: Withdrawal) => AuditEntry,
+  answer?: AlongsideOf<Withdrawal>,
 ): Promise<Withdrawal> {
   if (!rules.networks[input.network ?? DEFAULT_NETWORK]) {
     throw validationFailed([{ path: 'network', message: `is not open on this stage: withdrawals are sent on ${NETWORK_NAMES.filter((network) => rules.networks[network]).join(', ')}` }]);
@@ -164,7 +167,10 @@ export async function requestWithdrawal(
   const counted = (limit: LimitGuard): Withdrawal => (limit.limited ? { ...withdrawal, limitDay: limit.day } : withdrawal);
   const payout = { network: withdrawal.network, address: input.address, field: 'address', amount: input.amount };
   try {
-    const { limit } = await underWithdrawalPolicy(store, { contracts: rules.contracts, destinations: rules.destinations }, companyId, payout, now, (guards) => store.createWithdrawal(counted(guards.limit), hold, guards, entry));
+    const { limit } = await underWithdrawalPolicy(store, { contracts: rules.contracts, destinations: rules.destinations }, companyId, payout, now, (guards) => {
+      const made = counted(guards.limit);
+      return store.createWithdrawal(made, hold, guards, entry, answer?.(made));
+    });
     return counted(limit);
   } catch (error) {
     throw await madeAlready(store, companyId, input.reference, error);

@@ -4,7 +4,9 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { idempotencyRecordItem } from '#adapters/dynamo/items/idempotency-record';
 import type { LocalRuntime } from '#local/runtime';
 import { startDyingDynamoProxy, type DyingDynamoProxy } from '../support/dying-dynamo-proxy.ts';
+import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { newCompany, startTestApi, stopTestApi } from '../support/local-api.ts';
+import { creditAvailable } from '../support/money.ts';
 
 /**
  * Idempotency-Key against a function's process that dies (a timeout, a lost host) as soon as its
@@ -53,6 +55,40 @@ describe('POST /v1/webhooks, its process dying right after the webhook is writte
     expect(retried.body.data).toEqual(first.body.data);
     expect(retried.body.data).toEqual({ ...registered[0], secret: first.body.data.secret });
     expect((await call('GET', '/webhooks')).body.data).toHaveLength(1);
+  });
+});
+
+describe('every other create route, its process dying right after its record is written', () => {
+  // Before, the retry after the lock met its own record: 409 DUPLICATE_REFERENCE or
+  // QUOTE_ALREADY_USED, stored as the key's answer for 24 h, instead of the first 201.
+  const destination = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 9_998);
+  const routes: { path: string; body: (call: Awaited<ReturnType<typeof newCompany>>['call']) => Promise<object>; written: string }[] = [
+    { path: '/deposits', body: async () => ({ method: 'usdt', network: 'tron', reference: 'order-crash' }), written: 'order-crash' },
+    { path: '/withdrawals', body: async () => ({ method: 'usdt', network: 'tron', address: destination, amount: '10', reference: 'payout-crash' }), written: 'payout-crash' },
+    {
+      path: '/conversions',
+      body: async (call) => ({ quoteId: (await call('POST', '/conversions/quote', { body: { sourceCurrency: 'USDT', settlementCurrency: 'BRL', sourceAmount: '10' } })).body.data.id }),
+      written: '"conversion:',
+    },
+  ];
+
+  it.each(routes.map((route) => [route.path, route] as const))('POST /v1%s: a retry with the same key after its lock replays the first 201', async (path, { body: bodyFor, written }) => {
+    const { companyId, call } = await newCompany(runtime, `Crashing ${path}`);
+    await creditAvailable(db, runtime.tableName, companyId, 'USDT', '100');
+    const request = await bodyFor(call);
+    proxy.dieAfter((operation, sent) => operation === 'TransactWriteItems' && sent.includes(written));
+    const first = await call('POST', path, { body: request, headers: { 'Idempotency-Key': `crash${path}` } });
+    expect(proxy.dead).toBe(true);
+    proxy.revive();
+    expect(first.status).toBe(201);
+    const key = idempotencyRecordItem.key(companyId, `crash${path}`);
+    await db.send(new UpdateCommand({ TableName: runtime.tableName, Key: key, UpdateExpression: 'SET lockedUntil = :past', ExpressionAttributeValues: { ':past': 1 } }));
+
+    const retried = await call('POST', path, { body: request, headers: { 'Idempotency-Key': `crash${path}` } });
+
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.text).toBe(first.text);
   });
 });
 

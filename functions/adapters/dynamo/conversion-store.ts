@@ -2,6 +2,7 @@ import type { Page, PageRequest } from '#functions/shared/pagination';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { quoteRefusal, type Conversion, type ConversionStore, type Quote } from '#functions/conversions/conversions';
 import { insufficientBalance, notFound } from '#functions/shared/errors';
+import type { Alongside } from '#functions/shared/alongside';
 import type { DomainEvent } from '#functions/shared/events';
 import type { LedgerEntry } from '#functions/ledger/ledger';
 import { MoneyTransaction } from './transaction.ts';
@@ -26,7 +27,7 @@ export class DynamoConversionStore extends TableStore implements ConversionStore
     return this.companyRecordById(quoteItem, companyId, quoteId);
   }
 
-  async executeConversion(quote: Quote, conversion: Conversion, entry: LedgerEntry, event: DomainEvent): Promise<void> {
+  async executeConversion(quote: Quote, conversion: Conversion, entry: LedgerEntry, event: DomainEvent, alongside?: Alongside): Promise<void> {
     const quoteKey = quoteItem.key(quote.companyId, quote.id);
     const at = new Date(conversion.createdAt);
     const refusalNow = async () => {
@@ -52,6 +53,7 @@ export class DynamoConversionStore extends TableStore implements ConversionStore
       // would tell the caller nothing was converted.
       .ledger(entry, async () => (await refusalNow()) ?? insufficientBalance())
       .event(event)
+      .alongside(alongside)
       .commit(this.db);
   }
 

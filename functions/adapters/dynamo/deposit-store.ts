@@ -1,3 +1,4 @@
+import type { Alongside } from '#functions/shared/alongside';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deposit, DepositStore } from '#functions/deposits/deposits';
 import { ADDRESS_INDEX_BLOCK, addressIndexCounterItem, depositAddressItem, depositAddressListedItem } from './items/deposit-address.ts';
@@ -49,13 +50,14 @@ export class DynamoDepositStore extends withDestinationLists(TableStore) impleme
     this.block = { next: end - ADDRESS_INDEX_BLOCK, end };
   }
 
-  async createDeposit(deposit: Deposit, splitGuard: AllowlistGuard | null): Promise<'written' | 'allowlist'> {
+  async createDeposit(deposit: Deposit, splitGuard: AllowlistGuard | null, alongside?: Alongside): Promise<'written' | 'allowlist'> {
     return underGuard(new MoneyTransaction(this.tableName), deposit.companyId, splitGuard)
       .create(depositReferenceItem.toItem(deposit), () => existingReference(this.db, this.tableName, depositReferenceItem, deposit, 'deposit'))
       .create(depositItem.toItem(deposit), () => new Error('Deposit id collision'))
       // Only possible if an index were handed out twice, which the counter rules out.
       .create(depositAddressItem.toItem(deposit), () => new Error('Deposit address already assigned'))
       .put(depositAddressListedItem.toItem(deposit))
+      .alongside(alongside)
       .commitOrAnswer<'allowlist'>(this.db);
   }
 

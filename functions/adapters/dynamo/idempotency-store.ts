@@ -8,18 +8,34 @@ import {
   type IdempotencyScope,
   type IdempotencyStore,
   keyInUse,
+  storedAnswer,
   type StoredResponse,
 } from '#http/idempotency';
 import { idempotencyRecordItem } from './items/idempotency-record.ts';
 import { heldCondition } from './queries.ts';
 import { TableStore } from './table-store.ts';
-import type { KeyedUpdate } from './transaction.ts';
+import type { Alongside, AlongsideOf } from '#functions/shared/alongside';
+import { asAlongside, type KeyedUpdate } from './transaction.ts';
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** The request still holds the key: its claim, not yet answered. */
 const HOLDS_KEY = 'claim = :claim AND #status = :inProgress';
 const holdsKeyValues = (scope: IdempotencyScope) => ({ ':claim': scope.claim, ':inProgress': 'in_progress' });
+
+/** The answered record, while the request holds the key (HOLDS_KEY). */
+function answerWrite(scope: IdempotencyScope, response: StoredResponse, now: Date): KeyedUpdate {
+  return {
+    key: idempotencyRecordItem.key(scope.companyId, scope.key),
+    update: {
+      expression: 'SET #status = :completed, responseStatus = :statusCode, responseBody = :body, completedAt = :now REMOVE lockedUntil',
+      condition: HOLDS_KEY,
+      names: { '#status': 'status' },
+      values: { ':completed': 'completed', ':statusCode': response.statusCode, ':body': response.body, ':now': now.toISOString(), ...holdsKeyValues(scope) },
+      onFailed: keyInUse,
+    },
+  };
+}
 
 /**
  * One conditional put claims the key and, when it is taken, returns the existing record in the
@@ -63,7 +79,7 @@ export class DynamoIdempotencyStore extends TableStore implements IdempotencySto
 
   /** The answer stored on its own, after the request's work (answerWrite's update, sent alone). */
   async complete(scope: IdempotencyScope, response: StoredResponse, now: Date): Promise<boolean> {
-    const { key, update } = this.answerWrite(scope, response, now);
+    const { key, update } = answerWrite(scope, response, now);
     return heldCondition(
       this.db.send(
         new UpdateCommand({
@@ -79,23 +95,24 @@ export class DynamoIdempotencyStore extends TableStore implements IdempotencySto
   }
 
   /**
-   * The write that stores the answer, for the request's own transaction, so the work and its answer
+   * The write that stores the answer, in the request's own transaction, so the work and its answer
    * commit together: stored after the work, a crash between the two left the key to a retry after
-   * the lock, which did the work again (a second webhook endpoint: nothing else guards that one).
-   * Only while this claim still runs: one taken over after the lock, or already answered, cancels the
-   * work too, and the caller is told to retry (409 IDEMPOTENCY_KEY_IN_USE), which then replays.
+   * the lock, which did the work again (a second webhook endpoint) or met it as a duplicate (409
+   * DUPLICATE_REFERENCE, QUOTE_ALREADY_USED) instead of the first answer. Only while this request
+   * holds the key: one taken over after its lock, or already answered, cancels the work too, and the
+   * caller is told to retry (409 IDEMPOTENCY_KEY_IN_USE), which then replays.
    */
-  answerWrite(scope: IdempotencyScope, response: StoredResponse, now: Date): KeyedUpdate {
-    return {
-      key: idempotencyRecordItem.key(scope.companyId, scope.key),
-      update: {
-        expression: 'SET #status = :completed, responseStatus = :statusCode, responseBody = :body, completedAt = :now REMOVE lockedUntil',
-        condition: HOLDS_KEY,
-        names: { '#status': 'status' },
-        values: { ':completed': 'completed', ':statusCode': response.statusCode, ':body': response.body, ':now': now.toISOString(), ...holdsKeyValues(scope) },
-        onFailed: keyInUse,
-      },
-    };
+  answerAlongside(scope: IdempotencyScope, response: StoredResponse, now: Date): Alongside {
+    return asAlongside(answerWrite(scope, response, now));
+  }
+
+  /**
+   * For a route that creates its record in one transaction: the write of its answer (`status`, the
+   * record's `view`), built from the record as created and written beside it (answerWrite); none
+   * when the request claimed no key.
+   */
+  answerFor<R>(claimed: IdempotencyScope | undefined, status: number, view: (record: R) => unknown): AlongsideOf<R> | undefined {
+    return claimed && ((record) => this.answerAlongside(claimed, storedAnswer(status, view(record)), new Date()));
   }
 
   async release(scope: IdempotencyScope): Promise<void> {

@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { balanceChanges, subjectOf, type LedgerEntry } from '#functions/ledger/ledger';
+import type { Alongside } from '#functions/shared/alongside';
 import type { DomainEvent } from '#functions/shared/events';
 import { backoffDelay, sleep, type RetryPolicy } from '#functions/shared/retry';
 import { eventItem } from './items/event.ts';
@@ -21,6 +22,9 @@ export interface KeyedUpdate {
   key: Item;
   update: ItemUpdate & { onFailed?: OnConditionFailed };
 }
+
+/** The domain carries a KeyedUpdate opaquely (functions/shared/alongside.ts): in, and out again. */
+export const asAlongside = (update: KeyedUpdate) => update as unknown as Alongside;
 
 /** The condition a write is guarded by, with the values and names its expression uses. */
 type Condition = { condition: string; values?: Item; names?: Record<string, string> };
@@ -107,6 +111,13 @@ export class MoneyTransaction {
 
   update(key: Item, update: ItemUpdate & { onFailed?: OnConditionFailed }): this {
     return this.add(this.updateOperation(key, update), update.onFailed);
+  }
+
+  /** A write built outside the domain, carried through it (functions/shared/alongside.ts), if any. */
+  alongside(write: Alongside | undefined): this {
+    if (!write) return this;
+    const { key, update } = write as unknown as KeyedUpdate;
+    return this.update(key, update);
   }
 
   /** A condition on an item the transaction does not write (an allowlisted address still there). */

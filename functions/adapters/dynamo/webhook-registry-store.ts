@@ -6,7 +6,8 @@ import { limitReached, type Webhook, type WebhookStore } from '#functions/webhoo
 import type { Item } from './items/item.ts';
 import { webhookCountItem, webhookItem } from './items/webhook.ts';
 import { heldCondition, pagesOf } from './queries.ts';
-import { MoneyTransaction, type KeyedUpdate } from './transaction.ts';
+import { MoneyTransaction } from './transaction.ts';
+import type { Alongside } from '#functions/shared/alongside';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { TableStore } from './table-store.ts';
 
@@ -20,12 +21,8 @@ class Missing extends Error {}
  * A change made in the dashboard carries its audit entry, written in the change's transaction.
  */
 export class DynamoWebhookRegistry extends TableStore implements WebhookStore, PlainSecretStore {
-  /** `alongside`: another write of the same transaction (the Idempotency-Key's answer:
-   * handlers/webhooks/create-webhook.ts). */
-  async createWebhook(webhook: Webhook, limit: number, audit?: AuditEntry, alongside?: KeyedUpdate): Promise<void> {
-    const transaction = withAudit(new MoneyTransaction(this.tableName), audit);
-    if (alongside) transaction.update(alongside.key, alongside.update);
-    await transaction
+  async createWebhook(webhook: Webhook, limit: number, audit?: AuditEntry, alongside?: Alongside): Promise<void> {
+    await withAudit(new MoneyTransaction(this.tableName), audit)
       .update(webhookCountItem.key(webhook.companyId), {
         expression: 'SET #type = :type ADD #count :one',
         condition: 'attribute_not_exists(#count) OR #count < :limit',
@@ -34,6 +31,7 @@ export class DynamoWebhookRegistry extends TableStore implements WebhookStore, P
         onFailed: limitReached,
       })
       .create(webhookItem.toItem(webhook), () => new Error('Webhook id collision'))
+      .alongside(alongside)
       .commit(this.db);
   }
 

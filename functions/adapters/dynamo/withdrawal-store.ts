@@ -1,3 +1,4 @@
+import type { Alongside } from '#functions/shared/alongside';
 import { insufficientBalance } from '#functions/shared/errors';
 import type { LedgerEntry } from '#functions/ledger/ledger';
 import type { Withdrawal, WithdrawalStore } from '#functions/withdrawals/withdrawals';
@@ -15,12 +16,13 @@ import type { NetworkName } from '#functions/networks/names';
 
 /** Withdrawals, with the lists a destination is checked against (destination-lists.ts). */
 export class DynamoWithdrawalStore extends withDestinationLists(TableStore) implements WithdrawalStore {
-  async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guards: WithdrawalGuards, audit?: AuditEntry): Promise<GuardedWrite> {
+  async createWithdrawal(withdrawal: Withdrawal, hold: LedgerEntry, guards: WithdrawalGuards, audit?: AuditEntry, alongside?: Alongside): Promise<GuardedWrite> {
     const guarded = underGuard(new MoneyTransaction(this.tableName), withdrawal.companyId, guards.allowlist);
     const transaction = withinLimit(guarded, withdrawal.companyId, guards.limit)
       .create(withdrawalReferenceItem.toItem(withdrawal), () => existingReference(this.db, this.tableName, withdrawalReferenceItem, withdrawal, 'withdrawal'))
       .create(withdrawalItem.toItem(withdrawal), () => new Error('Withdrawal id collision'))
-      .ledger(hold, insufficientBalance);
+      .ledger(hold, insufficientBalance)
+      .alongside(alongside);
     if (audit) transaction.create(auditEntryItem.toItem(audit), () => new Error(`Audit entry ${audit.id} exists`));
     return transaction.commitOrAnswer<GuardedWrite>(this.db);
   }

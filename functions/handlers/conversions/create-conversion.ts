@@ -11,7 +11,8 @@ const { db, tableName } = dynamoFrom(settings);
 const conversions = new DynamoConversionStore(db, tableName);
 const idempotency = new DynamoIdempotencyStore(db, tableName);
 
-export const handler = httpRoute({ body: createConversionBody, idempotency }, async ({ companyId, body }) => ({
-  status: 201,
-  data: conversionView(await executeConversion(conversions, companyId, body)),
-}));
+// With an Idempotency-Key, the answer is written in the conversion's own transaction (idempotency-store.ts answerAlongside).
+export const handler = httpRoute({ body: createConversionBody, idempotency }, async ({ companyId, body, idempotency: claimed }) => {
+  const answer = idempotency.answerFor(claimed, 201, conversionView);
+  return { status: 201, data: conversionView(await executeConversion(conversions, companyId, body, new Date(), answer)), answerStored: answer !== undefined };
+});

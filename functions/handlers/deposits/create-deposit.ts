@@ -13,7 +13,8 @@ const deposits = new DynamoDepositStore(db, tableName);
 const idempotency = new DynamoIdempotencyStore(db, tableName);
 const depositSettings = depositSettingsFrom(settings, { db, tableName });
 
-export const handler = httpRoute({ body: createDepositBody, idempotency }, async ({ companyId, body }) => ({
-  status: 201,
-  data: depositView(await createDeposit(deposits, depositSettings, companyId, body)),
-}));
+// With an Idempotency-Key, the answer is written in the deposit's own transaction (idempotency-store.ts answerAlongside).
+export const handler = httpRoute({ body: createDepositBody, idempotency }, async ({ companyId, body, idempotency: claimed }) => {
+  const answer = idempotency.answerFor(claimed, 201, depositView);
+  return { status: 201, data: depositView(await createDeposit(deposits, depositSettings, companyId, body, new Date(), answer)), answerStored: answer !== undefined };
+});

@@ -13,7 +13,8 @@ const withdrawals = new DynamoWithdrawalStore(db, tableName);
 const idempotency = new DynamoIdempotencyStore(db, tableName);
 const rules = withdrawalRulesFrom(settings);
 
-export const handler = httpRoute({ body: createWithdrawalBody, idempotency }, async ({ companyId, body }) => ({
-  status: 201,
-  data: withdrawalView(await requestWithdrawal(withdrawals, rules, companyId, body)),
-}));
+// With an Idempotency-Key, the answer is written in the withdrawal's own transaction (idempotency-store.ts answerAlongside).
+export const handler = httpRoute({ body: createWithdrawalBody, idempotency }, async ({ companyId, body, idempotency: claimed }) => {
+  const answer = idempotency.answerFor(claimed, 201, withdrawalView);
+  return { status: 201, data: withdrawalView(await requestWithdrawal(withdrawals, rules, companyId, body, new Date(), undefined, answer)), answerStored: answer !== undefined };
+});
