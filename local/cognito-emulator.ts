@@ -141,7 +141,9 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
       const parameters = (input.AuthParameters ?? {}) as Record<string, string>;
       if (input.AuthFlow === 'USER_PASSWORD_AUTH') {
         const user = passwordAuth(parameters.USERNAME ?? '', parameters.PASSWORD ?? '');
-        if (!user.totpEnabled) return { ChallengeParameters: {}, AuthenticationResult: issueTokens(user) };
+        // As Cognito's AssociateSoftwareToken reference says: a token associated and not verified,
+        // in a pool that does not require MFA, lets the user sign in on the password alone.
+        if (!user.totpEnabled || user.pendingTotpSecret) return { ChallengeParameters: {}, AuthenticationResult: issueTokens(user) };
         const session = randomBytes(64).toString('base64url');
         challenges.set(hash(session), { username: user.username, expiresAt: Date.now() + CHALLENGE_SESSION_MS });
         return { ChallengeName: 'SOFTWARE_TOKEN_MFA', Session: session, ChallengeParameters: { USER_ID_FOR_SRP: user.username } };

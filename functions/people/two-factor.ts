@@ -69,28 +69,46 @@ export async function finishTwoFactorSignIn(
   return session;
 }
 
-/** The new app's `code`; to replace an app the person has on, their `password` and that app's `currentCode`. */
-export interface TwoFactorSetupAnswer {
-  code: string;
+/** To replace an app the person has on: their `password` and the code that app shows now. */
+export interface ReplacementProof {
   password?: string;
   currentCode?: string;
 }
 
 /**
- * Confirms the set-up with the app's first code; the change goes in every company's audit log, as a
- * sign-in does: an Owner sees who has turned two-factor sign-in on. Replacing the app of someone who
- * has it on asks for what signing in would, their password and the current app's code (step-up.ts),
- * so a session alone (a cookie copied from a browser) cannot swap in an app of its own and lock the
- * person out for good; the route asks for a recent sign-in as well.
+ * Account → set-up: a new authenticator secret from the identity provider, and its URI. Replacing
+ * the app of someone who has it on asks first for what signing in would, their password and the
+ * current app's code (step-up.ts): a set-up begun is itself a change at the user pool (Cognito's
+ * reference: an AssociateSoftwareToken not verified leaves a pool that does not require MFA, as
+ * ours does not, signing the person in on the password alone), so a session alone (a cookie copied
+ * from a browser, within the route's recent sign-in) can neither weaken the person's sign-in nor
+ * swap in an app of its own and lock them out. The pool must ask for the current app's code: one
+ * that lets the person in on the password alone is in that weakened state, and a code it never
+ * checked proves nothing (turning it off and setting up afresh is the way out).
  */
-export async function turnOnTwoFactor(deps: TwoFactorDeps, caller: SessionCaller, answer: TwoFactorSetupAnswer, origin: RequestOrigin, now = new Date()): Promise<{ enabled: true }> {
+export async function startTwoFactorSetup(deps: TwoFactorDeps, caller: SessionCaller, proof: ReplacementProof, origin: RequestOrigin, now = new Date()): Promise<{ secret: string; uri: string }> {
   const person = await personOf(deps, caller);
   if (person.enabled) {
     const needed = (path: string) => validationFailed([{ path, message: 'is needed to replace your authenticator app: your password and the code the app you have now shows' }]);
-    if (!answer.password) throw needed('password');
-    if (!answer.currentCode) throw needed('currentCode');
-    await signInAgain(deps, person, { password: answer.password, code: answer.currentCode }, { origin, now }, 'currentCode');
+    if (!proof.password) throw needed('password');
+    if (!proof.currentCode) throw needed('currentCode');
+    const { withCode } = await signInAgain(deps, person, { password: proof.password, code: proof.currentCode }, { origin, now }, 'currentCode');
+    if (!withCode) {
+      throw validationFailed([{ path: 'currentCode', message: 'could not be checked: signing in did not ask for it. Turn two-factor sign-in off, then set it up again' }]);
+    }
   }
+  const { secret } = await deps.identity.startSetup(caller.accessToken);
+  return { secret, uri: authenticatorUri(secret, person.email) };
+}
+
+/**
+ * Confirms the set-up with the app's first code; the change goes in every company's audit log, as a
+ * sign-in does: an Owner sees who has turned two-factor sign-in on, or replaced the app. The set-up
+ * it confirms was begun by the person (a replacement only after their proof: startTwoFactorSetup),
+ * and its secret went to them alone; the route asks for a recent sign-in as well.
+ */
+export async function turnOnTwoFactor(deps: TwoFactorDeps, caller: SessionCaller, answer: { code: string }, origin: RequestOrigin, now = new Date()): Promise<{ enabled: true }> {
+  const person = await personOf(deps, caller);
   await checkedCode(deps.codes, person.email, answer.code, (code) => deps.identity.confirmSetup(caller.accessToken, code), 'code', now);
   await deps.marks.markTwoFactorOn(caller.personId, now.toISOString());
   await auditPerson(deps, caller.personId, person.enabled ? 'two_factor.replaced' : 'two_factor.enabled', origin, now);

@@ -23,8 +23,8 @@ describe('the authenticator app, from an old session', () => {
     await new Promise((resolve) => setTimeout(resolve, (RECENT_SECONDS + 1) * 1000));
     const proof = { password: STRONG_PASSWORD, currentCode: await owner.app() };
     const attempts: [string, object][] = [
-      ['/me/two-factor/setup', {}],
-      ['/me/two-factor/confirm', { code: '123456', ...proof }],
+      ['/me/two-factor/setup', proof],
+      ['/me/two-factor/confirm', { code: '123456' }],
       ['/me/two-factor/turn-off', { password: STRONG_PASSWORD, code: proof.currentCode }],
     ];
     for (const [path, body] of attempts) {
@@ -82,8 +82,8 @@ describe("someone else's old session cookie, sent beside one's own fresh session
     ];
     // A code of the attacker's app is right now; none is used up, as nothing reaches the user pool.
     const attempts: [string, (code: string) => object][] = [
-      ['/me/two-factor/setup', () => ({})],
-      ['/me/two-factor/confirm', (code) => ({ code, password: STRONG_PASSWORD, currentCode: code })],
+      ['/me/two-factor/setup', (code) => ({ password: STRONG_PASSWORD, currentCode: code })],
+      ['/me/two-factor/confirm', (code) => ({ code })],
       ['/me/two-factor/turn-off', (code) => ({ password: STRONG_PASSWORD, code })],
       ['/me/password', () => ({ currentPassword: STRONG_PASSWORD, newPassword: `${STRONG_PASSWORD}-taken` })],
     ];

@@ -41,10 +41,7 @@ const PLACES: Record<string, (owner: Owner, code: string, n: number) => Promise<
   "Confirm it's you": (owner, code) => owner.browser.call('POST', '/session/confirm', { body: { password: STRONG_PASSWORD, code } }),
   'New withdrawal': (owner, code, n) =>
     owner.browser.call('POST', `/companies/${owner.companyId}/withdrawals`, { body: { network: 'tron', address: destination, amount: '5', reference: `guess-${n}`, password: STRONG_PASSWORD, code } }),
-  'replacing the authenticator app': async (owner, code) => {
-    const { secret } = (await owner.browser.call('POST', '/me/two-factor/setup', { body: {} })).body.data as { secret: string };
-    return owner.browser.call('POST', '/me/two-factor/confirm', { body: { code: totpCode(secret), password: STRONG_PASSWORD, currentCode: code } });
-  },
+  'replacing the authenticator app': (owner, code) => owner.browser.call('POST', '/me/two-factor/setup', { body: { password: STRONG_PASSWORD, currentCode: code } }),
 };
 
 function expectCodesLocked(call: DashboardCall): void {
@@ -112,12 +109,9 @@ describe('a code used twice', () => {
 });
 
 describe('the authenticator app, with a session alone', () => {
-  it('is replaced only with the password and the current app’s code', async () => {
+  it('is replaced only with the password and the current app’s code, asked before a new secret is handed out', async () => {
     const owner = await ownerWithTwoFactor('Replace Co');
-    const { secret: newSecret } = (await owner.browser.call('POST', '/me/two-factor/setup', { body: {} })).body.data as { secret: string };
-    const newApp = authenticatorApp(newSecret);
-    const newCode = await newApp();
-    const confirm = (body: object) => owner.browser.call('POST', '/me/two-factor/confirm', { body: { code: newCode, ...body } });
+    const setUp = (body: object) => owner.browser.call('POST', '/me/two-factor/setup', { body });
     const refusals: [object, string, string][] = [
       [{}, 'password', 'is needed to replace your authenticator app: your password and the code the app you have now shows'],
       [{ password: STRONG_PASSWORD }, 'currentCode', 'is needed to replace your authenticator app: your password and the code the app you have now shows'],
@@ -125,17 +119,39 @@ describe('the authenticator app, with a session alone', () => {
       [{ password: STRONG_PASSWORD, currentCode: wrongCode(owner.secret, 1) }, 'currentCode', 'does not match: enter the one your authenticator app shows now'],
     ];
     for (const [body, path, message] of refusals) {
-      const refused = await confirm(body);
+      const refused = await setUp(body);
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.body.error.details).toEqual([{ path, message }]);
     }
+    // Nothing was begun at the user pool: a set-up begun would let the password alone in (Cognito's
+    // reference, which the local pool follows); signing in still asks for the code.
+    const password = await dashboardBrowser(api.runtime).call('POST', '/session', { body: { email: owner.email, password: STRONG_PASSWORD } });
+    expect(password.body.data).toEqual({ signedIn: false, twoFactorRequired: true });
 
-    expect((await confirm({ password: STRONG_PASSWORD, currentCode: await owner.app() })).body.data).toEqual({ enabled: true });
+    const { secret: newSecret } = (await setUp({ password: STRONG_PASSWORD, currentCode: await owner.app() })).body.data as { secret: string };
+    const newApp = authenticatorApp(newSecret);
+    expect((await owner.browser.call('POST', '/me/two-factor/confirm', { body: { code: await newApp() } })).body.data).toEqual({ enabled: true });
     const audit = (await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log`)).body.data as { action: string }[];
     expect(audit[0]!.action).toBe('two_factor.replaced');
-    // The old app's codes no longer sign in; the new one's do.
-    expect((await signInWithCode(owner, await owner.app())).status).toBe(401);
+    // The old app's codes no longer sign in (the step before's, which the pool took a moment ago and
+    // no one has used); the new one's do.
+    expect((await signInWithCode(owner, totpCode(owner.secret, Date.now() - 30_000))).status).toBe(401);
     expect((await signInWithCode(owner, await newApp())).status).toBe(200);
+  }, 90_000);
+
+  it('is not replaced through a set-up its person began and left unconfirmed, in which the pool asks for no code', async () => {
+    const owner = await ownerWithTwoFactor('Left Co');
+    const left = (await owner.browser.call('POST', '/me/two-factor/setup', { body: { password: STRONG_PASSWORD, currentCode: await owner.app() } })).body.data as { secret: string };
+    // Cognito's reference: an associated, unverified token lets the person sign in on the password
+    // alone (the local pool does as it says). Someone with the password then offers any code as the
+    // current app's: the pool never checks it, so it is refused, and no new app goes on.
+    const refused = await owner.browser.call('POST', '/me/two-factor/setup', { body: { password: STRONG_PASSWORD, currentCode: wrongCode(owner.secret, 2) } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([{ path: 'currentCode', message: 'could not be checked: signing in did not ask for it. Turn two-factor sign-in off, then set it up again' }]);
+    // The person's way back: the code of the app they added the left set-up's key to.
+    const added = authenticatorApp(left.secret);
+    expect((await owner.browser.call('POST', '/me/two-factor/confirm', { body: { code: await added() } })).body.data).toEqual({ enabled: true });
+    expect((await signInWithCode(owner, await added())).status).toBe(200);
   }, 90_000);
 
   it('is turned off only with the password and its code', { timeout: 90_000 }, async () => {

@@ -4,9 +4,8 @@ import * as v from 'valibot';
 const codeField = v.pipe(v.string(), v.maxLength(20));
 export const twoFactorCodeBody = v.strictObject({ code: codeField });
 
-/** The new app's code; replacing an app that is on also takes the password and the current app's code. */
-export const twoFactorSetupAnswerBody = v.strictObject({
-  code: codeField,
+/** Starting a set-up: replacing an app that is on takes the password and the current app's code. */
+export const twoFactorSetupBody = v.strictObject({
   password: v.optional(v.pipe(v.string(), v.maxLength(256))),
   currentCode: v.optional(codeField),
 });
