@@ -137,7 +137,9 @@ export interface DeliveryStore {
     update: { eventType: string; status: DeliveryStatus; attempt?: AttemptRecord; nextAttemptAt?: string | null; reason?: string },
     at: Date,
   ): Promise<boolean>;
-  disableWebhook(companyId: string, webhookId: string, reason: string, at: Date): Promise<void>;
+  /** Disables the webhook while it still sends to `url`; false, writing nothing, when it does not
+   * (its URL changed while the try was in flight, or it is gone). */
+  disableWebhook(companyId: string, webhookId: string, url: string, reason: string, at: Date): Promise<boolean>;
   /** Notes that the try's follow-up is queued: a copy of the message seen again queues nothing. */
   followUpQueued(message: DeliveryMessage): Promise<void>;
 }
@@ -263,8 +265,9 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
     await deps.store.record(message, { eventType, status: 'succeeded', attempt, nextAttemptAt: null }, now);
     return 'succeeded';
   }
-  if ('statusCode' in result && result.statusCode === 410) {
-    await deps.store.disableWebhook(message.companyId, message.webhookId, 'the endpoint answered 410 Gone', now);
+  // A 410 is the tried URL's word: where the webhook was pointed elsewhere while the try was in
+  // flight, it is an ordinary failure, and the next try goes to the new URL.
+  if ('statusCode' in result && result.statusCode === 410 && (await deps.store.disableWebhook(message.companyId, message.webhookId, webhook.url, 'the endpoint answered 410 Gone', now))) {
     await deps.store.record(message, { eventType, status: 'failed', attempt, nextAttemptAt: null, reason: 'webhook disabled: 410 Gone' }, now);
     await deps.alert?.({ ...givenUp(message, webhook, event), reason: 'it answered 410 Gone', disabled: true, retrying: null }, deps.log ?? stderrLog);
     return 'disabled';

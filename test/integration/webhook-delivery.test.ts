@@ -320,6 +320,32 @@ describe('send', () => {
     expect((await eventItem(company, later.id)).dispatchedTo).toEqual([]);
   });
 
+  it('does not disable a webhook pointed elsewhere while the try that met 410 was in flight: the next try goes to the new URL', async () => {
+    const moved = await startReceiver();
+    let company = '';
+    let webhookId = '';
+    // The old host, being shut down, answers 410 Gone just after the webhook was pointed at the new one.
+    const { company: owner, receiver, webhook, event, delivery } = await subscribedReceiver({
+      respond: (_, res) => {
+        void (async () => {
+          const current = (await registry.getWebhook(company, webhookId))!;
+          await registry.replaceWebhook({ ...current, url: moved.url(), updatedAt: new Date().toISOString() });
+          res.writeHead(410).end();
+        })();
+      },
+    });
+    company = owner;
+    webhookId = webhook.id;
+    moved.secret = webhook.secret;
+
+    await dispatchAndSend(delivery);
+
+    expect(receiver.deliveries).toHaveLength(1);
+    expect(moved.deliveries.map((d) => [d.headers['webhook-id'], d.verifyError])).toEqual([[event.id, null]]);
+    expect(await registry.getWebhook(company, webhook.id)).toMatchObject({ enabled: true, disabledReason: null, url: moved.url() });
+    expect(await deliveryItem(company, event.id, webhook.id)).toMatchObject({ status: 'succeeded' });
+  });
+
   it('honours a Retry-After longer than the scheduled wait', async () => {
     const { company, webhook, event, delivery } = await subscribedReceiver({ respond: (_, res) => res.writeHead(503, { 'Retry-After': '30' }).end() });
     await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });

@@ -61,15 +61,16 @@ export class DynamoDeliveryStore extends TableStore implements DeliveryStore {
     await heldCondition(this.db.send(new UpdateCommand({ TableName: this.tableName, ...webhookDeliveryItem.followUpQueued(message) })));
   }
 
-  async disableWebhook(companyId: string, webhookId: string, reason: string, at: Date): Promise<void> {
-    await heldCondition(
+  async disableWebhook(companyId: string, webhookId: string, url: string, reason: string, at: Date): Promise<boolean> {
+    return heldCondition(
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: webhookItem.key(companyId, webhookId),
           UpdateExpression: 'SET enabled = :false, disabledReason = :reason, updatedAt = :at',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':false': false, ':reason': reason, ':at': at.toISOString() },
+          ConditionExpression: '#url = :url',
+          ExpressionAttributeNames: { '#url': 'url' },
+          ExpressionAttributeValues: { ':false': false, ':reason': reason, ':at': at.toISOString(), ':url': url },
         }),
       ),
     );
