@@ -28,7 +28,13 @@ export interface TwoFactorMarks {
   markTwoFactorOn(personId: string, since: string): Promise<void>;
   /** The mark removed with the audit entries, all or nothing. */
   markTwoFactorOff(personId: string, audit: AuditEntry[]): Promise<void>;
+  /** The person, having proved it is them, began replacing their app; turning it on spends it. */
+  markReplacementBegun(personId: string, at: string): Promise<void>;
+  replacementBegunAt(personId: string): Promise<string | null>;
 }
+
+/** How long a replacement begun with the person's proof may be confirmed: the minutes of the set-up. */
+export const REPLACEMENT_CONFIRM_MS = 15 * 60 * 1000;
 
 /** What turning two-factor on, replacing its app and turning it off use. */
 export interface TwoFactorDeps extends Reauthentication, PersonAudit {
@@ -94,10 +100,11 @@ export async function startTwoFactorSetup(deps: TwoFactorDeps, caller: SessionCa
     if (!proof.currentCode) throw needed('currentCode');
     const { withCode } = await signInAgain(deps, person, { password: proof.password, code: proof.currentCode }, { origin, now }, 'currentCode');
     if (!withCode) {
-      throw validationFailed([{ path: 'currentCode', message: 'could not be checked: signing in did not ask for it. Turn two-factor sign-in off, then set it up again' }]);
+      throw validationFailed([{ path: 'currentCode', message: 'could not be checked: signing in did not ask for it, as after a replacement begun and left. Confirm that one with the app you added its key to, or turn two-factor sign-in off and set it up again' }]);
     }
   }
   const { secret } = await deps.identity.startSetup(caller.accessToken);
+  if (person.enabled) await deps.marks.markReplacementBegun(caller.personId, now.toISOString());
   return { secret, uri: authenticatorUri(secret, person.email) };
 }
 
@@ -109,6 +116,14 @@ export async function startTwoFactorSetup(deps: TwoFactorDeps, caller: SessionCa
  */
 export async function turnOnTwoFactor(deps: TwoFactorDeps, caller: SessionCaller, answer: { code: string }, origin: RequestOrigin, now = new Date()): Promise<{ enabled: true }> {
   const person = await personOf(deps, caller);
+  // A replacement is confirmed only where this code began it after the proof: a set-up begun
+  // otherwise (by a session alone, before this rule was deployed) is not the person's.
+  if (person.enabled) {
+    const begun = await deps.marks.replacementBegunAt(caller.personId);
+    if (begun === null || now.getTime() - Date.parse(begun) > REPLACEMENT_CONFIRM_MS) {
+      throw validationFailed([{ path: 'code', message: 'confirms no replacement begun with your password and current code in the last 15 minutes: begin it again' }]);
+    }
+  }
   await checkedCode(deps.codes, person.email, answer.code, (code) => deps.identity.confirmSetup(caller.accessToken, code), 'code', now);
   await deps.marks.markTwoFactorOn(caller.personId, now.toISOString());
   await auditPerson(deps, caller.personId, person.enabled ? 'two_factor.replaced' : 'two_factor.enabled', origin, now);

@@ -1,4 +1,7 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { twoFactorMarkItem } from '#adapters/dynamo/items/two-factor';
+import { REPLACEMENT_CONFIRM_MS } from '#functions/people/two-factor';
 import { CODE_FAILURE_LIMIT } from '#functions/people/code-attempts';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { totpCode } from '#local/totp';
@@ -139,6 +142,21 @@ describe('the authenticator app, with a session alone', () => {
     expect((await signInWithCode(owner, await newApp())).status).toBe(200);
   }, 90_000);
 
+  it('is replaced only by a confirm of a replacement begun with the proof in the last 15 minutes', async () => {
+    const owner = await ownerWithTwoFactor('Late Co');
+    const { secret } = (await owner.browser.call('POST', '/me/two-factor/setup', { body: { password: STRONG_PASSWORD, currentCode: await owner.app() } })).body.data as { secret: string };
+    // As a set-up begun without the proof would be (by a session alone, before this rule): no
+    // replacement the person began lately.
+    const { personId } = (await owner.browser.call('GET', '/me')).body.data as { personId: string };
+    const longAgo = new Date(Date.now() - REPLACEMENT_CONFIRM_MS - 1000).toISOString();
+    await api.db.send(new UpdateCommand({ TableName: api.runtime.tableName, Key: twoFactorMarkItem.key(personId), UpdateExpression: 'SET replacementBegunAt = :at', ExpressionAttributeValues: { ':at': longAgo } }));
+
+    const refused = await owner.browser.call('POST', '/me/two-factor/confirm', { body: { code: totpCode(secret) } });
+
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([{ path: 'code', message: 'confirms no replacement begun with your password and current code in the last 15 minutes: begin it again' }]);
+  }, 90_000);
+
   it('is not replaced through a set-up its person began and left unconfirmed, in which the pool asks for no code', async () => {
     const owner = await ownerWithTwoFactor('Left Co');
     const left = (await owner.browser.call('POST', '/me/two-factor/setup', { body: { password: STRONG_PASSWORD, currentCode: await owner.app() } })).body.data as { secret: string };
@@ -147,7 +165,7 @@ describe('the authenticator app, with a session alone', () => {
     // current app's: the pool never checks it, so it is refused, and no new app goes on.
     const refused = await owner.browser.call('POST', '/me/two-factor/setup', { body: { password: STRONG_PASSWORD, currentCode: wrongCode(owner.secret, 2) } });
     expect(refused.status).toBe(400);
-    expect(refused.body.error.details).toEqual([{ path: 'currentCode', message: 'could not be checked: signing in did not ask for it. Turn two-factor sign-in off, then set it up again' }]);
+    expect(refused.body.error.details).toEqual([{ path: 'currentCode', message: 'could not be checked: signing in did not ask for it, as after a replacement begun and left. Confirm that one with the app you added its key to, or turn two-factor sign-in off and set it up again' }]);
     // The person's way back: the code of the app they added the left set-up's key to.
     const added = authenticatorApp(left.secret);
     expect((await owner.browser.call('POST', '/me/two-factor/confirm', { body: { code: await added() } })).body.data).toEqual({ enabled: true });

@@ -68,7 +68,8 @@ describe('the webhook sender\'s DNS resolver', () => {
     await promisify(pbkdf2)('password', 'salt', 1, 32, 'sha256');
     expect(Date.now() - others).toBeLessThan(1_000);
 
-    expect(await Promise.all(held)).toEqual(Array.from({ length: 12 }, (_, n) => `resolving slow-${n}.example.com: ECANCELLED`));
+    // c-ares' own timeout, or the resolver's cancel at 5 s, whichever comes first.
+    expect(await Promise.all(held)).toEqual(Array.from({ length: 12 }, (_, n) => expect.stringMatching(new RegExp(`^resolving slow-${n}\\.example\\.com: E(CANCELLED|TIMEOUT)$`))));
     expect(Date.now() - started).toBeLessThan(7_000);
   }, 15_000);
 });

@@ -1,4 +1,4 @@
-import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditEntry } from '#functions/companies/audit-log';
 import type { TwoFactorMarks, TwoFactorRequirement, TwoFactorRequirementStore } from '#functions/people/two-factor';
 import { auditEntryItem } from './items/audit-entry.ts';
@@ -18,6 +18,14 @@ export class DynamoTwoFactorStore extends TableStore implements TwoFactorMarks, 
         TransactItems: [{ Delete: { TableName: this.tableName, Key: twoFactorMarkItem.key(personId) } }, ...audit.map((entry) => this.putNew(auditEntryItem.toItem(entry)))],
       }),
     );
+  }
+
+  async markReplacementBegun(personId: string, at: string): Promise<void> {
+    await this.db.send(new UpdateCommand({ TableName: this.tableName, ...twoFactorMarkItem.replacementBegun(personId, at) }));
+  }
+
+  async replacementBegunAt(personId: string): Promise<string | null> {
+    return twoFactorMarkItem.replacementBegunAt(await readItem(this.db, this.tableName, twoFactorMarkItem.key(personId)));
   }
 
   async isTwoFactorOn(personId: string): Promise<boolean> {

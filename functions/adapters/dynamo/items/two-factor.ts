@@ -22,5 +22,15 @@ export const twoFactorRequirementItem = {
  */
 export const twoFactorMarkItem = {
   ...personRecord('TwoFactorMark', 'TWO_FACTOR'),
+  /** Written whole when it is turned on, so a replacement begun before (`replacementBegunAt`) is spent. */
   toItem: (personId: string, since: string): Item => ({ ...twoFactorMarkItem.head(personId), personId, since }),
+  /** When the person, having proved it is them, began replacing their app (two-factor.ts
+   * startTwoFactorSetup): a confirm of a replacement needs it. Marks them on if they were not marked. */
+  replacementBegun: (personId: string, at: string) => ({
+    Key: twoFactorMarkItem.key(personId),
+    UpdateExpression: 'SET #type = :type, personId = :personId, since = if_not_exists(since, :at), replacementBegunAt = :at',
+    ExpressionAttributeNames: { '#type': 'type' },
+    ExpressionAttributeValues: { ':type': 'TwoFactorMark', ':personId': personId, ':at': at },
+  }),
+  replacementBegunAt: (item: Item | null): string | null => (typeof item?.replacementBegunAt === 'string' ? item.replacementBegunAt : null),
 };
