@@ -219,6 +219,19 @@ describe('dispatch', () => {
     expect((await eventItem(company, event.id)).GSI1PK).toBeUndefined();
   });
 
+  it('dispatches every undispatched event in one catch-up pass, page after page, not one page of 100 a minute', async () => {
+    const company = companyId();
+    const webhook = await registerWebhook(company);
+    const events: DomainEvent[] = [];
+    for (let n = 0; n < 230; n++) events.push(await writeEvent(company));
+    const delivery = queues();
+
+    await dispatchUndispatched({ store: dispatch, queue: delivery }, { minAgeMs: 0 });
+
+    const marks = await Promise.all(events.map(async (event) => (await eventItem(company, event.id)).dispatchedTo));
+    expect(marks.filter((dispatchedTo) => JSON.stringify(dispatchedTo) === JSON.stringify([webhook.id]))).toHaveLength(230);
+  });
+
   it('leaves events younger than the minimum age to the stream', async () => {
     const company = companyId();
     await registerWebhook(company);

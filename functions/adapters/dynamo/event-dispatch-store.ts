@@ -32,17 +32,18 @@ export class DynamoDispatchStore extends TableStore implements DispatchStore {
     );
   }
 
-  async undispatchedEvents(before: Date, limit: number): Promise<DispatchableEvent[]> {
-    const { Items = [] } = await this.db.send(
+  async undispatchedEvents(before: Date, limit: number, after?: string): Promise<{ events: DispatchableEvent[]; next: string | null }> {
+    const { Items = [], LastEvaluatedKey } = await this.db.send(
       new QueryCommand({
         TableName: this.tableName,
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK < :before',
         ExpressionAttributeValues: { ':pk': eventItem.undispatchedPartition, ':before': eventIdBound(before) },
         Limit: limit,
+        ...(after && { ExclusiveStartKey: JSON.parse(after) as Item }),
       }),
     );
-    return Items.filter(eventItem.isOne).map(eventItem.dispatchableFromItem);
+    return { events: Items.filter(eventItem.isOne).map(eventItem.dispatchableFromItem), next: LastEvaluatedKey ? JSON.stringify(LastEvaluatedKey) : null };
   }
 
   /**
