@@ -85,7 +85,7 @@ export async function changeEndpoint(store: WebhookStore, rules: UrlRules, calle
     const onlySwitched = before.url === after.url && JSON.stringify(before.events) === JSON.stringify(after.events) && before.description === after.description && before.enabled !== after.enabled;
     if (onlySwitched) return audit(caller, after.enabled ? 'webhook.enabled' : 'webhook.disabled', webhookId, now);
     return audit(caller, 'webhook.updated', webhookId, now, { url: after.url, enabled: String(after.enabled) });
-  });
+  }, { keepSwitch: true });
   return dashboardWebhookView(changed);
 }
 

@@ -119,7 +119,12 @@ export async function listWebhooks(store: WebhookStore, companyId: string, query
   return store.listWebhooks(companyId, pageRequest(query));
 }
 
-/** PUT: the same body as POST, replacing every field (omitted optional ones take their defaults). */
+/**
+ * PUT: the same body as POST, replacing every field (omitted optional ones take their defaults).
+ * With `keepSwitch` (the dashboard's Edit), an omitted `enabled` keeps the webhook on or off as it
+ * stands, with why Cambio turned it off: a page loaded before a 410 disabled the endpoint would
+ * otherwise turn it back on with a description's change.
+ */
 export async function replaceWebhook(
   store: WebhookStore,
   rules: UrlRules,
@@ -128,6 +133,7 @@ export async function replaceWebhook(
   input: WebhookInput,
   now = new Date(),
   audit?: (before: Webhook, after: Webhook) => AuditEntry,
+  { keepSwitch = false }: { keepSwitch?: boolean } = {},
 ): Promise<Webhook> {
   let current = await getWebhook(store, companyId, webhookId);
   await requireWebhookUrl(input.url, rules.policy, rules.resolve);
@@ -140,9 +146,8 @@ export async function replaceWebhook(
       url: input.url,
       events: input.events,
       description: input.description ?? null,
-      enabled: input.enabled ?? true,
       updatedAt: now.toISOString(),
-      disabledReason: null,
+      ...(keepSwitch && input.enabled === undefined ? { enabled: current.enabled, disabledReason: current.disabledReason } : { enabled: input.enabled ?? true, disabledReason: null }),
     };
     if (await store.replaceWebhook(replaced, audit?.(current, replaced))) return replaced;
     if (attempt === REPLACE_ATTEMPTS) throw new Error(`Webhook ${webhookId}: its secret changed under each of ${REPLACE_ATTEMPTS} replacements`);

@@ -176,6 +176,22 @@ describe('an endpoint through its life', () => {
       'webhook.deleted',
     ]);
   });
+
+  it('keeps an endpoint Cambio disabled after a 410 off when an edit leaves `enabled` out, as the page does', async () => {
+    const body = { url: receiver.url(), events: ['deposit.completed'], description: 'Orders' };
+    const webhookId = (await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks`, { body })).body.data.id as string;
+    const db = createDocumentClient(runtime.dynamoEndpoint);
+    // The endpoint answered 410 Gone after the person opened its page (the sender's own write).
+    await db.send(new UpdateCommand({ TableName: runtime.tableName, Key: webhookItem.key(owner.companyId, webhookId), UpdateExpression: 'SET enabled = :off, disabledReason = :why', ExpressionAttributeValues: { ':off': false, ':why': 'the endpoint answered 410 Gone' } }));
+
+    const edited = await owner.browser.call('PUT', `/companies/${owner.companyId}/webhooks/${webhookId}`, { body: { ...body, description: 'Orders (renamed)' } });
+
+    expect(edited.body.data).toMatchObject({ description: 'Orders (renamed)', enabled: false, disabledReason: 'the endpoint answered 410 Gone' });
+    // Enable, said so, turns it on and clears why it was off.
+    const enabled = await owner.browser.call('PUT', `/companies/${owner.companyId}/webhooks/${webhookId}`, { body: { ...body, enabled: true } });
+    expect(enabled.body.data).toMatchObject({ enabled: true, disabledReason: null });
+    db.destroy();
+  });
 });
 
 describe('who may change endpoints', () => {
