@@ -3,6 +3,10 @@ import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { gatewayResponse } from '../functions/http/gateway-responses.ts';
+import { MAX_BODY_BYTES } from '../functions/http/route.ts';
+
+/** What API Gateway forwards of a body to WAF: its default, 16 KB, which is the contract's limit. */
+const BODY_INSPECTION_LIMIT = 'KB_16';
 
 export interface ApiFirewallProps {
   stage: Stage;
@@ -56,6 +60,10 @@ const label = (name: string) => ({ labelMatchStatement: { scope: 'LABEL', key: `
  * contract's envelope (docs/api-notes.md, Everywhere):
  *
  * - a per-IP rate rule answers 429 RATE_LIMITED, like API Gateway's own throttling;
+ * - a body over the contract's 16 KiB answers 413 PAYLOAD_TOO_LARGE, as the handlers do: without it a
+ *   body between Lambda's 6 MB payload limit and API Gateway's 10 MB never reached a handler, and
+ *   the gateway answered 500 INTERNAL_ERROR for the caller's mistake (WAF sees the first 16 KB of a
+ *   body; a longer one is `oversize`, and the rule matches it as such);
  * - AWS's common rule set runs with its result overridden to count, so its matches only add labels,
  *   and the rule after it blocks on those labels with 403 FORBIDDEN (WAF's documented way to give a
  *   managed rule group a custom response). SizeRestrictions_BODY and NoUserAgent_HEADER only count
@@ -74,6 +82,7 @@ export class ApiFirewall extends Construct {
     const metricPrefix = Stack.of(this).stackName;
     const throttled = gatewayResponse('THROTTLED');
     const refused = gatewayResponse('WAF_FILTERED');
+    const tooLarge = gatewayResponse('REQUEST_TOO_LARGE');
     const visibility = (name: string) => ({ cloudWatchMetricsEnabled: true, metricName: `${metricPrefix}-${name}`, sampledRequestsEnabled: true });
 
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
@@ -83,7 +92,9 @@ export class ApiFirewall extends Construct {
       customResponseBodies: {
         RateLimited: { contentType: 'APPLICATION_JSON', content: throttled.body },
         Refused: { contentType: 'APPLICATION_JSON', content: refused.body },
+        TooLarge: { contentType: 'APPLICATION_JSON', content: tooLarge.body },
       },
+      associationConfig: { requestBody: { API_GATEWAY: { defaultSizeInspectionLimit: BODY_INSPECTION_LIMIT } } },
       rules: [
         {
           name: 'PerIpRate',
@@ -93,8 +104,22 @@ export class ApiFirewall extends Construct {
           visibilityConfig: visibility('per-ip-rate'),
         },
         {
-          name: 'AwsCommonRuleSet',
+          name: 'BodyOver16KiB',
           priority: 1,
+          statement: {
+            sizeConstraintStatement: {
+              fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
+              comparisonOperator: 'GT',
+              size: MAX_BODY_BYTES,
+              textTransformations: [{ priority: 0, type: 'NONE' }],
+            },
+          },
+          action: { block: { customResponse: { responseCode: tooLarge.status, customResponseBodyKey: 'TooLarge' } } },
+          visibilityConfig: visibility('body-over-16kib'),
+        },
+        {
+          name: 'AwsCommonRuleSet',
+          priority: 2,
           statement: {
             managedRuleGroupStatement: {
               vendorName: 'AWS',
@@ -109,7 +134,7 @@ export class ApiFirewall extends Construct {
         },
         {
           name: 'AwsCommonRuleSetBlock',
-          priority: 2,
+          priority: 3,
           statement: {
             orStatement: {
               statements: [

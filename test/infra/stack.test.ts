@@ -577,6 +577,20 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
         template.hasResourceProperties('AWS::WAFv2::WebACLAssociation', { ResourceArn: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([{ Ref: stageId }])]) }) });
       });
 
+      it('answers a body over 16 KiB (WAF sees 16 KB of it: a longer one matches as oversize) with 413 PAYLOAD_TOO_LARGE in the envelope, before any other rule but the rate', () => {
+        const acl = Object.values(resourcesOfType(template, 'AWS::WAFv2::WebACL'))[0]!.Properties!;
+        const rule = acl.Rules.find((candidate: any) => candidate.Name === 'BodyOver16KiB');
+        expect(rule.Statement.SizeConstraintStatement).toEqual({ FieldToMatch: { Body: { OversizeHandling: 'MATCH' } }, ComparisonOperator: 'GT', Size: 16 * 1024, TextTransformations: [{ Priority: 0, Type: 'NONE' }] });
+        expect(acl.AssociationConfig).toEqual({ RequestBody: { API_GATEWAY: { DefaultSizeInspectionLimit: 'KB_16' } } });
+        expect(rule.Action.Block.CustomResponse.ResponseCode).toBe(413);
+        expect(JSON.parse(acl.CustomResponseBodies[rule.Action.Block.CustomResponse.CustomResponseBodyKey].Content)).toEqual({
+          success: false,
+          error: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 16 KiB', details: null },
+        });
+        const others = acl.Rules.filter((candidate: any) => candidate.Name !== 'BodyOver16KiB' && !candidate.Statement.RateBasedStatement);
+        expect(others.every((other: any) => other.Priority > rule.Priority)).toBe(true);
+      });
+
       describe("the common rule set's refusals", () => {
         const acl = () => Object.values(resourcesOfType(template, 'AWS::WAFv2::WebACL'))[0]!.Properties!;
         const rules = () => acl().Rules as any[];
