@@ -143,9 +143,11 @@ export interface DeliveryState {
   round: number;
   /** The last try recorded in `round` (0: none, or recorded before this was kept). */
   attempt: number;
-  /** The try whose follow-up is known queued (0: none). */
+  /** The try whose follow-up is known queued (0: none); after the last try, its dead letter and alert. */
   followUpQueued: number;
   nextAttemptAt: string | null;
+  /** Why it failed or was cancelled, as recorded. */
+  reason: string | null;
 }
 
 export interface DeliveryStore {
@@ -239,6 +241,13 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
   // would fork the retries in two); only a follow-up not known queued (the queue failed after the
   // try was recorded) is queued now.
   if (delivery && delivery.round === message.round && delivery.attempt >= message.attempt) {
+    // The last try recorded failed, its dead letter and alert not known sent: the process died, or
+    // the dead-letter queue failed, between the two. They are sent now, or never would be.
+    const lastTry = message.attempt > deps.settings.retryScheduleMs.length;
+    if (lastTry && delivery.attempt === message.attempt && delivery.status === 'failed' && delivery.followUpQueued < message.attempt) {
+      await giveUp(deps, message, webhook, event, delivery.reason ?? `all ${message.attempt} tries failed`);
+      return 'dead-lettered';
+    }
     const followUpMissing = delivery.attempt === message.attempt && delivery.status === 'retrying' && delivery.followUpQueued < message.attempt && delivery.nextAttemptAt !== null;
     if (!followUpMissing) return 'duplicate';
     await queueFollowUp(deps, message, delivery.nextAttemptAt!, Math.max(0, Date.parse(delivery.nextAttemptAt!) - now.getTime()));
@@ -313,9 +322,16 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
   }
   const reason = `all ${message.attempt} tries failed; the last: ${attempt.error ?? `HTTP ${attempt.statusCode}`}`;
   if (!(await deps.store.record(message, { eventType, status: 'failed', attempt, nextAttemptAt: null, reason }, now))) return 'duplicate';
+  await giveUp(deps, message, webhook, event, reason);
+  return 'dead-lettered';
+}
+
+/** After the last try: the dead letter devops keep, the company's alert, then noted done (as a
+ * follow-up is), so a copy of the message seen again sends neither twice. */
+async function giveUp(deps: SenderDeps, message: DeliveryMessage, webhook: Webhook, event: { id: string; type: string; payload: string }, reason: string): Promise<void> {
   await deps.queue.sendToDeadLetter(message, reason);
   await deps.alert?.({ ...givenUp(message, webhook, event), reason, disabled: false, retrying: null }, deps.log ?? stderrLog);
-  return 'dead-lettered';
+  await deps.store.followUpQueued(message);
 }
 
 /** The try after `message`'s, not before `notBefore`; then noted as queued. */

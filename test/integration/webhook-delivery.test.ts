@@ -499,6 +499,23 @@ describe('send', () => {
     expect(queued.filter(({ round }) => round === 1)).toEqual([{ round: 1, attempt: 2 }]);
   });
 
+  it('a last try whose dead letter the queue refused comes back and sends it, and its alert, once; a copy seen again sends neither', async () => {
+    const { receiver, delivery, deps, message } = await failingReceiver();
+    const alerts: string[] = [];
+    const alert: SenderDeps['alert'] = async (failure) => void alerts.push(failure.reason);
+    const last = message(0, 10);
+    const refusing = { ...delivery, send: delivery.send.bind(delivery), sendToDeadLetter: async () => Promise.reject(new Error('SQS unavailable')) };
+    await expect(sendDelivery({ ...deps, queue: refusing, alert }, last)).rejects.toThrow('SQS unavailable');
+
+    expect(await sendDelivery({ ...deps, alert }, last)).toBe('dead-lettered');
+    expect(await sendDelivery({ ...deps, alert }, last)).toBe('duplicate');
+
+    // Tried once: the failure was recorded before the dead letter.
+    expect(receiver.deliveries).toHaveLength(1);
+    expect(delivery.deadLetter.peek().map((body) => JSON.parse(body) as DeliveryMessage)).toEqual([expect.objectContaining({ attempt: 10, reason: 'all 10 tries failed; the last: HTTP 500' })]);
+    expect(alerts).toEqual(['all 10 tries failed; the last: HTTP 500']);
+  });
+
   it('drops a duplicate of a delivery that already succeeded, and cancels deliveries to a deleted webhook', async () => {
     const company = companyId();
     const receiver = await startReceiver();

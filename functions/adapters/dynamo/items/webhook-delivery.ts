@@ -78,6 +78,7 @@ export const webhookDeliveryItem = {
     attempt: item.lastAttempt === undefined ? 0 : Number(toBigInt(item.lastAttempt)),
     followUpQueued: item.followUpQueued === undefined ? 0 : Number(toBigInt(item.followUpQueued)),
     nextAttemptAt: (item.nextAttemptAt as string | null | undefined) ?? null,
+    reason: (item.reason as string | null | undefined) ?? null,
   }),
 
   /** The try whose follow-up was queued, within its round. */
