@@ -111,13 +111,13 @@ export async function runIdempotently(
   else {
     try {
       if (!(await store.complete(scope, { statusCode: response.statusCode, body: response.body }, new Date()))) {
-        log.warn('Idempotency-Key answer not stored: the request ran past its lock and a retry took the key over', { companyId: scope.companyId, statusCode: response.statusCode });
+        log.warn('Idempotency-Key answer not stored: a retry took the key over', { companyId: scope.companyId, statusCode: response.statusCode });
       }
     } catch (error) {
       // The request's work is committed: its answer goes to the caller, who then has no reason to
       // retry. Stored it is not, so a retry after the claim's lock runs afresh (a 500 here would
       // invite just that), where the business guards (unique references, single-use quotes) hold.
-      log.error('Idempotency-Key answer not stored: a retry with the key after its lock runs the request again', {
+      log.error('Idempotency-Key answer not stored: a retry after its lock runs the request again', {
         companyId: scope.companyId,
         statusCode: response.statusCode,
         error: (error as Error).name ?? 'Error',

@@ -23,13 +23,14 @@ export async function sendWithdrawal(
   requirePermission(caller.membership, 'sendWithdrawals');
   // Proof only: the new session's tokens are dropped.
   await signInAgain(deps, caller.membership, input, { origin: caller.origin });
-  const withdrawal = await requestWithdrawal(deps.store, deps.rules, caller.membership.companyId, { reference: input.reference, network: input.network, address: input.address, amount: input.amount }, now, (made) =>
-    auditEntry(made.companyId, 'withdrawal.sent', actorOf(caller.membership), caller.origin, now, made.id, {
-      amount: formatAmount(made.amount, 'USDT'),
-      network: made.network,
-      address: made.address,
-      reference: made.reference,
-    }),
-  );
+  const withdrawal = await requestWithdrawal(deps.store, deps.rules, caller.membership.companyId, { reference: input.reference, network: input.network, address: input.address, amount: input.amount }, now, {
+    audit: (made) =>
+      auditEntry(made.companyId, 'withdrawal.sent', actorOf(caller.membership), caller.origin, now, made.id, {
+        amount: formatAmount(made.amount, 'USDT'),
+        network: made.network,
+        address: made.address,
+        reference: made.reference,
+      }),
+  });
   return withdrawalView(withdrawal);
 }

@@ -143,8 +143,8 @@ export async function requestWithdrawal(
   companyId: string,
   input: NewWithdrawal,
   now = new Date(),
-  audit?: (withdrawal: Withdrawal) => AuditEntry,
-  answer?: AlongsideOf<Withdrawal>,
+  /** Written beside the withdrawal, in its transaction: the dashboard's audit entry, the API's Idempotency-Key answer. */
+  { audit, answer }: { audit?: (withdrawal: Withdrawal) => AuditEntry; answer?: AlongsideOf<Withdrawal> } = {},
 ): Promise<Withdrawal> {
   if (!rules.networks[input.network ?? DEFAULT_NETWORK]) {
     throw validationFailed([{ path: 'network', message: `is not open on this stage: withdrawals are sent on ${NETWORK_NAMES.filter((network) => rules.networks[network]).join(', ')}` }]);

@@ -16,5 +16,5 @@ const rules = withdrawalRulesFrom(settings);
 // With an Idempotency-Key, the answer is written in the withdrawal's own transaction (idempotency-store.ts answerAlongside).
 export const handler = httpRoute({ body: createWithdrawalBody, idempotency }, async ({ companyId, body, idempotency: claimed }) => {
   const answer = idempotency.answerFor(claimed, 201, withdrawalView);
-  return { status: 201, data: withdrawalView(await requestWithdrawal(withdrawals, rules, companyId, body, new Date(), undefined, answer)), answerStored: answer !== undefined };
+  return { status: 201, data: withdrawalView(await requestWithdrawal(withdrawals, rules, companyId, body, new Date(), { answer })), answerStored: answer !== undefined };
 });
