@@ -299,6 +299,8 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
   if ('statusCode' in result && result.statusCode === 410 && (await deps.store.disableWebhook(message.companyId, message.webhookId, webhook.url, 'the endpoint answered 410 Gone', now))) {
     await deps.store.record(message, { eventType, status: 'failed', attempt, nextAttemptAt: null, reason: 'webhook disabled: 410 Gone' }, now);
     await deps.alert?.({ ...givenUp(message, webhook, event), reason: 'it answered 410 Gone', disabled: true, retrying: null }, deps.log ?? stderrLog);
+    // Its end is told: a copy of this message, were the endpoint enabled again, is not given up again.
+    await deps.store.followUpQueued(message);
     return 'disabled';
   }
   const schedule = settings.retryScheduleMs;

@@ -46,8 +46,9 @@ export interface WebhookStore {
   getWebhook(companyId: string, webhookId: string): Promise<Webhook | null>;
   /** Newest first. An unreadable cursor is VALIDATION_FAILED on `cursor`. */
   listWebhooks(companyId: string, page: PageRequest): Promise<Page<Webhook>>;
-  /** Replaces an existing webhook (sealed secret and createdAt kept by the caller); false if it is gone. */
-  replaceWebhook(webhook: Webhook, audit?: AuditEntry): Promise<boolean>;
+  /** Replaces an existing webhook (sealed secret and createdAt kept by the caller); false if it is
+   * gone, or its secret (or, with `keptSwitch`, its being on or off) changed since it was read. */
+  replaceWebhook(webhook: Webhook, audit?: AuditEntry, keptSwitch?: boolean): Promise<boolean>;
   /** Deletes it and frees its slot; false if it did not exist. */
   deleteWebhook(companyId: string, webhookId: string, audit?: AuditEntry): Promise<boolean>;
 }
@@ -149,7 +150,7 @@ export async function replaceWebhook(
       updatedAt: now.toISOString(),
       ...(keepSwitch && input.enabled === undefined ? { enabled: current.enabled, disabledReason: current.disabledReason } : { enabled: input.enabled ?? true, disabledReason: null }),
     };
-    if (await store.replaceWebhook(replaced, audit?.(current, replaced))) return replaced;
+    if (await store.replaceWebhook(replaced, audit?.(current, replaced), keepSwitch && input.enabled === undefined)) return replaced;
     if (attempt === REPLACE_ATTEMPTS) throw new Error(`Webhook ${webhookId}: its secret changed under each of ${REPLACE_ATTEMPTS} replacements`);
     current = await getWebhook(store, companyId, webhookId);
   }

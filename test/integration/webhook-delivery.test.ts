@@ -230,6 +230,10 @@ describe('dispatch', () => {
 
     const marks = await Promise.all(events.map(async (event) => (await eventItem(company, event.id)).dispatchedTo));
     expect(marks.filter((dispatchedTo) => JSON.stringify(dispatchedTo) === JSON.stringify([webhook.id]))).toHaveLength(230);
+    // Each queued once.
+    const queued = delivery.queue.peek().map((body) => JSON.parse(body) as DeliveryMessage).filter((message) => message.companyId === company);
+    expect(queued).toHaveLength(230);
+    expect(new Set(queued.map((message) => message.eventId)).size).toBe(230);
   });
 
   it('leaves events younger than the minimum age to the stream', async () => {
@@ -516,6 +520,20 @@ describe('send', () => {
     expect(alerts).toEqual(['all 10 tries failed; the last: HTTP 500']);
   });
 
+  it('a copy of a last try that met 410, seen after the endpoint was enabled again, is not given up a second time', async () => {
+    const { company, webhook, delivery, deps, message } = await (async () => {
+      const subscribed = await subscribedReceiver({ respond: (_, res) => res.writeHead(410).end() });
+      const deps = { store: deliveries, queue: subscribed.delivery, sealer, post: postWebhook, settings: settings() };
+      return { ...subscribed, deps, message: { companyId: subscribed.company, eventId: subscribed.event.id, webhookId: subscribed.webhook.id, round: 0, attempt: 10 } };
+    })();
+    expect(await sendDelivery(deps, message)).toBe('disabled');
+    const stored = (await registry.getWebhook(company, webhook.id))!;
+    await registry.replaceWebhook({ ...stored, enabled: true, disabledReason: null });
+
+    expect(await sendDelivery(deps, message)).toBe('duplicate');
+    expect(delivery.deadLetter.peek()).toEqual([]);
+  });
+
   it('drops a duplicate of a delivery that already succeeded, and cancels deliveries to a deleted webhook', async () => {
     const company = companyId();
     const receiver = await startReceiver();
@@ -666,6 +684,24 @@ describe('an endpoint that gives up on an event', () => {
     expect(await sendDelivery({ store: deliveries, queue: delivery, sealer, post: postWebhook, settings: settings(), alert, log }, { companyId: company, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 10 })).toBe('dead-lettered');
     expect(logged).toEqual(['webhook failure alert not mailed']);
     expect(delivery.deadLetter.peek()).toHaveLength(1);
+  });
+});
+
+describe('a dashboard edit that keeps the switch', () => {
+  it('does not turn back on an endpoint a 410 disabled while the edit checked its URL', async () => {
+    const company = companyId();
+    const { secret: _secret, ...webhook } = await registerWebhook(company);
+    // The sender meets a 410 at the old URL while the edit resolves the new one's host.
+    const racing: Resolver = async (hostname) => {
+      await deliveries.disableWebhook(company, webhook.id, webhook.url, 'the endpoint answered 410 Gone', new Date());
+      return resolve(hostname);
+    };
+    const edit = { url: 'http://receiver.test/hooks', events: ['*'] as ['*'], description: 'moved' };
+
+    const edited = await replaceWebhook(registry, { policy: { allowLoopbackHttp: true }, resolve: racing }, company, webhook.id, edit, new Date(), undefined, { keepSwitch: true });
+
+    expect(edited).toMatchObject({ ...edit, enabled: false, disabledReason: 'the endpoint answered 410 Gone' });
+    expect(await registry.getWebhook(company, webhook.id)).toMatchObject({ ...edit, enabled: false, disabledReason: 'the endpoint answered 410 Gone' });
   });
 });
 

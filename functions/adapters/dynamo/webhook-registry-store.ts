@@ -43,10 +43,15 @@ export class DynamoWebhookRegistry extends TableStore implements WebhookStore, P
     return this.newestCompanyRecords(webhookItem, 'webhook', companyId, page);
   }
 
-  async replaceWebhook(webhook: Webhook, audit?: AuditEntry): Promise<boolean> {
+  async replaceWebhook(webhook: Webhook, audit?: AuditEntry, keptSwitch = false): Promise<boolean> {
     // Only while the stored secret is still the one written back: a roll (or an operator's sealing)
     // since the read would otherwise be undone, the new secret shown once and never signed with.
-    const unchanged = { condition: 'attribute_exists(PK) AND (sealedSecret = :secret OR secret = :secret)', values: { ':secret': webhook.sealedSecret } };
+    // And where the edit kept the switch as read, only while it still is: a 410 that disabled the
+    // endpoint while the edit checked its URL would otherwise be undone.
+    const unchanged = {
+      condition: `attribute_exists(PK) AND (sealedSecret = :secret OR secret = :secret)${keptSwitch ? ' AND enabled = :enabled' : ''}`,
+      values: { ':secret': webhook.sealedSecret, ...(keptSwitch && { ':enabled': webhook.enabled }) },
+    };
     if (!audit) {
       return heldCondition(
         this.db.send(
