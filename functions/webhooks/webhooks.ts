@@ -138,6 +138,7 @@ export async function replaceWebhook(
 ): Promise<Webhook> {
   let current = await getWebhook(store, companyId, webhookId);
   await requireWebhookUrl(input.url, rules.policy, rules.resolve);
+  const keptSwitch = keepSwitch && input.enabled === undefined;
   // The store writes only while the secret is as read (a roll in between would be undone): read
   // again and apply the same change to what the roll left. Each miss needs another roll within the
   // same milliseconds, by a person who signed in recently; past a few, the cause is logged (a 500).
@@ -148,10 +149,10 @@ export async function replaceWebhook(
       events: input.events,
       description: input.description ?? null,
       updatedAt: now.toISOString(),
-      ...(keepSwitch && input.enabled === undefined ? { enabled: current.enabled, disabledReason: current.disabledReason } : { enabled: input.enabled ?? true, disabledReason: null }),
+      ...(keptSwitch ? { enabled: current.enabled, disabledReason: current.disabledReason } : { enabled: input.enabled ?? true, disabledReason: null }),
     };
-    if (await store.replaceWebhook(replaced, audit?.(current, replaced), keepSwitch && input.enabled === undefined)) return replaced;
-    if (attempt === REPLACE_ATTEMPTS) throw new Error(`Webhook ${webhookId}: its secret changed under each of ${REPLACE_ATTEMPTS} replacements`);
+    if (await store.replaceWebhook(replaced, audit?.(current, replaced), keptSwitch)) return replaced;
+    if (attempt === REPLACE_ATTEMPTS) throw new Error(`Webhook ${webhookId}: its secret (or switch) changed under each of ${REPLACE_ATTEMPTS} replacements`);
     current = await getWebhook(store, companyId, webhookId);
   }
 }

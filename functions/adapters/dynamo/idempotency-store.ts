@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import {
   IDEMPOTENCY_TTL_SECONDS,
@@ -12,7 +12,6 @@ import {
   type StoredResponse,
 } from '#http/idempotency';
 import { idempotencyRecordItem } from './items/idempotency-record.ts';
-import { heldCondition } from './queries.ts';
 import { TableStore } from './table-store.ts';
 import type { Alongside, AlongsideOf } from '#functions/shared/alongside';
 import { asAlongside, type KeyedUpdate } from './transaction.ts';
@@ -79,19 +78,8 @@ export class DynamoIdempotencyStore extends TableStore implements IdempotencySto
 
   /** The answer stored on its own, after the request's work (answerWrite's update, sent alone). */
   async complete(scope: IdempotencyScope, response: StoredResponse, now: Date): Promise<boolean> {
-    const { key, update } = answerWrite(scope, response, now);
-    return heldCondition(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: key,
-          UpdateExpression: update.expression,
-          ConditionExpression: update.condition,
-          ExpressionAttributeNames: update.names,
-          ExpressionAttributeValues: update.values,
-        }),
-      ),
-    );
+    const { update } = answerWrite(scope, response, now);
+    return this.updateIf(idempotencyRecordItem.key(scope.companyId, scope.key), update.expression, HOLDS_KEY, { names: update.names, values: update.values });
   }
 
   /**
@@ -116,16 +104,6 @@ export class DynamoIdempotencyStore extends TableStore implements IdempotencySto
   }
 
   async release(scope: IdempotencyScope): Promise<void> {
-    await heldCondition(
-      this.db.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: idempotencyRecordItem.key(scope.companyId, scope.key),
-          ConditionExpression: HOLDS_KEY,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: holdsKeyValues(scope),
-        }),
-      ),
-    );
+    await this.deleteIf(idempotencyRecordItem.key(scope.companyId, scope.key), HOLDS_KEY, { names: { '#status': 'status' }, values: holdsKeyValues(scope) });
   }
 }
