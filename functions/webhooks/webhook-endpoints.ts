@@ -69,7 +69,7 @@ export async function dashboardWebhook(store: WebhookStore, caller: Caller, webh
 
 /** `Add endpoint`: the answer holds the signing secret, the one time it is shown. */
 export async function addEndpoint(store: WebhookStore, rules: UrlRules, sealer: WebhookSecretSealer, caller: Caller, input: WebhookInput, now = new Date()) {
-  const { webhook, secret } = await createWebhook(store, rules, sealer, caller.membership.companyId, input, now, (made) => audit(caller, 'webhook.created', made.id, now, { url: made.url }));
+  const { webhook, secret } = await createWebhook(store, rules, sealer, caller.membership.companyId, input, now, { audit: (made) => audit(caller, 'webhook.created', made.id, now, { url: made.url }) });
   return { ...dashboardWebhookView(webhook), secret };
 }
 

@@ -75,8 +75,17 @@ export interface CreatedWebhook {
   secret: string;
 }
 
-/** A webhook to register, with its secret: the URL checked, the secret made and sealed; nothing written. */
-export async function newWebhook(rules: UrlRules, sealer: WebhookSecretSealer, companyId: string, input: WebhookInput, now = new Date()): Promise<CreatedWebhook> {
+export async function createWebhook(
+  store: WebhookStore,
+  rules: UrlRules,
+  sealer: WebhookSecretSealer,
+  companyId: string,
+  input: WebhookInput,
+  now = new Date(),
+  /** Written beside the webhook, in its transaction: the dashboard's audit entry, the API's
+   * Idempotency-Key answer (built from the secret too, which it seals for replay). */
+  { audit, answer }: { audit?: (webhook: Webhook) => AuditEntry; answer?: (created: CreatedWebhook) => Promise<Alongside> } = {},
+): Promise<CreatedWebhook> {
   await requireWebhookUrl(input.url, rules.policy, rules.resolve);
   const at = now.toISOString();
   const id = newId('webhook', now.getTime());
@@ -95,20 +104,8 @@ export async function newWebhook(rules: UrlRules, sealer: WebhookSecretSealer, c
     previousSealedSecret: null,
     previousSecretExpiresAt: null,
   };
-  return { webhook, secret };
-}
-
-export async function createWebhook(
-  store: WebhookStore,
-  rules: UrlRules,
-  sealer: WebhookSecretSealer,
-  companyId: string,
-  input: WebhookInput,
-  now = new Date(),
-  audit?: (webhook: Webhook) => AuditEntry,
-): Promise<CreatedWebhook> {
-  const created = await newWebhook(rules, sealer, companyId, input, now);
-  await store.createWebhook(created.webhook, MAX_WEBHOOKS_PER_COMPANY, audit?.(created.webhook));
+  const created = { webhook, secret };
+  await store.createWebhook(webhook, MAX_WEBHOOKS_PER_COMPANY, audit?.(webhook), await answer?.(created));
   return created;
 }
 

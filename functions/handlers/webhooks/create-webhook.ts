@@ -1,4 +1,4 @@
-import { createdWebhookView, MAX_WEBHOOKS_PER_COMPANY, newWebhook } from '#functions/webhooks/webhooks';
+import { createdWebhookView, createWebhook, type CreatedWebhook } from '#functions/webhooks/webhooks';
 import { dynamoFrom } from '#adapters/runtime';
 import { DynamoIdempotencyStore } from '#adapters/dynamo/idempotency-store';
 import { DynamoWebhookRegistry } from '#adapters/dynamo/webhook-registry-store';
@@ -19,12 +19,10 @@ const sealer = webhookSecretSealerFrom(settings);
 
 /**
  * With an Idempotency-Key, the answer is written in the webhook's own transaction (idempotency-store.ts
- * answerAlongside): built here, not from the stored webhook, as it carries the secret (sealed for replay).
+ * answerAlongside): built from the secret, not from the stored webhook, and sealed for replay.
  */
 export const handler = httpRoute({ body: webhookBody, idempotency: sealingReplayedSecrets(idempotency, sealer) }, async ({ companyId, body, idempotency: claimed }) => {
-  const created = await newWebhook(urlRules, sealer, companyId, body);
-  const data = createdWebhookView(created);
-  const answer = claimed && idempotency.answerAlongside(claimed, await sealedForReplay(storedAnswer(201, data), sealer, companyId), new Date());
-  await webhooks.createWebhook(created.webhook, MAX_WEBHOOKS_PER_COMPANY, undefined, answer);
-  return { status: 201, data, answerStored: answer !== undefined };
+  const answer = claimed && (async (created: CreatedWebhook) => idempotency.answerAlongside(claimed, await sealedForReplay(storedAnswer(201, createdWebhookView(created)), sealer, companyId), new Date()));
+  const created = await createWebhook(webhooks, urlRules, sealer, companyId, body, new Date(), { answer });
+  return { status: 201, data: createdWebhookView(created), answerStored: answer !== undefined };
 });
