@@ -9,7 +9,7 @@ import type { AuditEntry } from '../companies/audit-log.ts';
 import { confirmTransfer, dropTransfer, expireDeposit, GONE_AT_UNFREEZE, holdTransfer, reholdTransfer, releaseFrozenCredit, releaseTransfer, refreshConfirmations, stillAtAddress, transferId, uncountedCreditOf, type TransferRecord } from './deposit-transitions.ts';
 import type { AddressOwner } from './deposit-address-filter.ts';
 import { applySteps, DEPOSITS_IN_FLIGHT, holdsFor, payersOf, RECEIPTS_IN_FLIGHT, splitGuard, withDeposit, type DepositChainStore, type DepositHolds, type DepositJobDeps, type DepositStep, type SplitScreening } from './deposit-chain.ts';
-import { blockHashesOf, stillTransfers, usdtContractsOf } from './reorganisations.ts';
+import { blockHashesOf, stillTransfers, unreadableUsdt, usdtContractsOf } from './reorganisations.ts';
 
 /**
  * After a transfer is recorded: confirming it once its block is final (or dropping it), releasing
@@ -119,32 +119,37 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
     }
   }
   const asked = finalRecords.filter((record) => !receipts.has(record));
-  await inParallel(asked, RECEIPTS_IN_FLIGHT, async (record) => void receipts.set(record, await deps.chain.receipt(record.txHash)));
-  // The newest view not knowing a transaction in a final block may be its node lagging: the final
-  // view is asked before anything is concluded from it.
-  const unknown = asked.filter((record) => receipts.get(record) === null);
-  await inParallel(unknown, RECEIPTS_IN_FLIGHT, async (record) => {
-    const receipt = await deps.chain.finalReceipt(record.txHash);
-    if (receipt) receipts.set(record, receipt);
-  });
+  const unread = await readReceipts(deps, asked, final, receipts);
   const goneAfter = unknownTransferGoneAfterBlocks(deps.network);
   // A record whose block was replaced (it has a hash, and its receipt was asked) is credited only
   // from a receipt that still holds its transfer; so is one recorded without its block's hash (TRON,
   // from events at the head), whose receipt names its Transfer events: a transaction re-mined after
   // a fork can succeed without paying the deposit (a contract's inner transfer). Read the contracts
   // only then.
-  const reorganised = asked.filter((record) => record.blockHash !== undefined || receipts.get(record)?.tokenTransfers !== undefined);
+  const reorganised = asked.filter((record) => !unread.has(record) && (record.blockHash !== undefined || receipts.get(record)?.tokenTransfers !== undefined));
   const contracts = reorganised.length ? await usdtContractsOf(deps) : [];
   for (const record of reorganised) {
     const receipt = receipts.get(record);
+    if (receipt && unreadableUsdt(receipt, contracts)) {
+      unread.set(record, new Error(`the node answered a USDT Transfer log it cannot read in ${record.txHash}`));
+      continue;
+    }
     if (receipt?.result === 'SUCCESS' && !stillTransfers(receipt, record, contracts)) {
       (deps.log ?? stderrLog).warn('a deposit transaction was re-mined without its transfer', { depositId: record.depositId, txHash: record.txHash, blockNumber: record.blockNumber, nowIn: receipt.blockNumber });
       receipts.set(record, { ...receipt, result: 'TRANSFER_GONE' });
     }
   }
+  for (const [record, error] of unread) {
+    if (error instanceof FinalViewBehind) continue;
+    (deps.log ?? stderrLog).error('a final deposit transfer\'s receipt could not be read: left confirming, the others go on', {
+      depositId: record.depositId,
+      txHash: record.txHash,
+      error: (error as Error).message,
+    });
+  }
   const credited = finalRecords.filter((record) => {
     const receipt = receipts.get(record);
-    return receipt?.result === 'SUCCESS' && receipt.blockNumber <= final.number;
+    return !unread.has(record) && receipt?.result === 'SUCCESS' && receipt.blockNumber <= final.number;
   });
   const holds = deps.holds ? await holdsFor(deps.holds, await withRecipients(deps.store, credited)) : new Map<string, HoldReason>();
   const steps: DepositStep<keyof ConfirmResult | null>[] = [];
@@ -153,6 +158,10 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
     if (record.blockNumber > final.number) {
       result.waiting++;
       steps.push({ owner, build: (deposit) => refreshConfirmations(deposit, record, latest.number, now()), outcome: null });
+      continue;
+    }
+    if (unread.has(record)) {
+      result.waiting++;
       continue;
     }
     const receipt = receipts.get(record) ?? null;
@@ -183,6 +192,54 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
   }
   for (const outcome of await applySteps(deps.store, steps)) if (outcome) result[outcome]++;
   return result;
+}
+
+/**
+ * Reads the receipts of final records not settled by their block's hash into `receipts`; answers
+ * the records whose receipt could not be read (left confirming, logged), so one transaction's
+ * receipt never holds up every company's deposits (a node that cannot answer at all has failed the
+ * run already, at its final block).
+ *
+ * A record recorded with its block's hash (EVM), whose block was replaced, is asked of the newest
+ * view first (where its transaction was mined again), then of the final one where that does not
+ * know it. One recorded without (TRON, Solana: from events at the head) is asked of the final view
+ * first, and credited only from it (../shared/networks.md: a credit uses the Transfer events of the
+ * transaction in the final block): a full node on a fork the network left can show it at a final
+ * height the final chain does not hold. The newest view is asked only where the final one does not
+ * know it, to tell a transaction mined again in a later block (waiting) from one gone; seen there
+ * at a final height, the final view lags, and the record waits.
+ */
+/** The newest view shows the transaction in a final block the final view does not hold yet. */
+class FinalViewBehind extends Error {
+  constructor(blockNumber: number) {
+    super(`the newest view shows it in final block ${blockNumber}, the final view does not hold it yet`);
+  }
+}
+
+async function readReceipts(
+  deps: Pick<DepositJobDeps, 'chain'>,
+  records: TransferRecord[],
+  final: { number: number },
+  receipts: Map<TransferRecord, TransactionReceipt | null>,
+): Promise<Map<TransferRecord, unknown>> {
+  const unread = new Map<TransferRecord, unknown>();
+  const { chain } = deps;
+  await inParallel(records, RECEIPTS_IN_FLIGHT, async (record) => {
+    try {
+      const firstView = record.blockHash !== undefined ? chain.receipt.bind(chain) : chain.finalReceipt.bind(chain);
+      const first = await firstView(record.txHash);
+      if (first) return void receipts.set(record, first);
+      // The newest view not knowing a transaction in a final block may be its node lagging: the
+      // final view is asked before anything is concluded from it.
+      if (record.blockHash !== undefined) return void receipts.set(record, await chain.finalReceipt(record.txHash));
+      const newest = await chain.receipt(record.txHash);
+      if (newest && newest.blockNumber <= final.number) unread.set(record, new FinalViewBehind(newest.blockNumber));
+      else receipts.set(record, newest);
+    } catch (error) {
+      unread.set(record, error);
+    }
+  });
+  return unread;
 }
 
 /**

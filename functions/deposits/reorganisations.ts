@@ -58,6 +58,10 @@ export async function undoReorganised(deps: DepositJobDeps, latest: number, now:
       });
       return;
     }
+    if (unreadableUsdt(receipt, contracts)) {
+      (deps.log ?? stderrLog).error('the node answered a USDT Transfer log it cannot read: the deposit transfer is left confirming', { depositId: record.depositId, txHash: record.txHash });
+      return;
+    }
     const minedAgain = receipt.result === 'SUCCESS' && receipt.blockHash !== undefined;
     const remined = minedAgain && stillTransfers(receipt, record, contracts);
     const happened = remined ? 'a deposit transfer was re-mined in another block' : minedAgain ? 'a deposit transaction was re-mined without its transfer' : 'a deposit transaction failed when mined again after a reorganisation';
@@ -102,6 +106,13 @@ export function stillTransfers(receipt: TransactionReceipt, record: TransferReco
       (record.to === undefined || same(transfer.to, record.to)) &&
       (record.from === undefined || transfer.from === undefined || same(transfer.from, record.from)),
   );
+}
+
+/** Whether a receipt has a log with the Transfer topic from a USDT contract that could not be read
+ * (TransactionReceipt.unreadableTransfers): USDT's own logs are always readable, so the node
+ * answered wrongly, and nothing is concluded from the receipt. */
+export function unreadableUsdt(receipt: TransactionReceipt, contracts: string[]): boolean {
+  return (receipt.unreadableTransfers ?? []).some((emitter) => contracts.some((contract) => contract.toLowerCase() === emitter.toLowerCase()));
 }
 
 /** The node's block hash now at each height that holds one of `records` (null past its head), for

@@ -56,6 +56,13 @@ export interface TransactionReceipt {
    */
   tokenTransfers?: ReceiptTransfer[];
   /**
+   * The contracts that emitted a log with the Transfer event's topic that could not be read as one
+   * (its amount not one word): any contract may emit such a log, beside a real USDT transfer in the
+   * same transaction. Listed, not thrown, so a payer's own contract cannot make a deposit's receipt
+   * unreadable; a USDT contract among them is the node's fault (reorganisations.ts stillTransfers).
+   */
+  unreadableTransfers?: string[];
+  /**
    * What the fee payer's balance of the network's own coin fell by in the transaction, in the coin's
    * base units: its fee, and what else it paid for (on Solana, the rent of a token account the
    * transaction created). Failed, it still paid its fee. Absent where the reader does not give it.

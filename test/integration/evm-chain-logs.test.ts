@@ -134,3 +134,69 @@ describe("EvmChain's reads of the issuer's controls", () => {
     }
   });
 });
+
+describe('EvmChain.receipt', () => {
+  it('lists a log with the Transfer topic that is not one (no amount) by its emitter, beside the real transfer, rather than refusing the receipt', async () => {
+    // What a node answers for a payer's contract that pays a deposit in USDT and emits
+    // LOG3(Transfer, a, b) with no data itself: decoding it threw, and a reorganisation under such a
+    // deposit stopped the scanner for every company.
+    const txHash = `0x${'ab'.repeat(32)}`;
+    const blockHash = `0x${'cd'.repeat(32)}`;
+    const word = (address: string) => `0x${address.slice(2).toLowerCase().padStart(64, '0')}`;
+    const transferTopic = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+    const payer = syntheticEvmAddress(ADDRESS_KIND.payer, 1);
+    const forger = syntheticEvmAddress(ADDRESS_KIND.stranger, 9);
+    const log = (address: string, data: string, logIndex: number) => ({
+      address,
+      topics: [transferTopic, word(payer), word(deposits[0]!)],
+      data,
+      blockNumber: '0x65',
+      blockHash,
+      transactionHash: txHash,
+      transactionIndex: '0x0',
+      logIndex: `0x${logIndex.toString(16)}`,
+      removed: false,
+    });
+    const receipt = {
+      transactionHash: txHash,
+      transactionIndex: '0x0',
+      blockHash,
+      blockNumber: '0x65',
+      from: payer,
+      to: forger,
+      cumulativeGasUsed: '0xc350',
+      gasUsed: '0xc350',
+      effectiveGasPrice: '0x3b9aca00',
+      contractAddress: null,
+      logs: [log(ETHEREUM_USDT_CONTRACT, `0x${(7_000_000).toString(16).padStart(64, '0')}`, 0), log(forger, '0x', 1)],
+      logsBloom: `0x${'0'.repeat(512)}`,
+      status: '0x1',
+      type: '0x2',
+    };
+    const provider = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const calls: { id: unknown; method: string }[] = Array.isArray(body) ? body : [body];
+        const answers = calls.map((call) => ({ jsonrpc: '2.0', id: call.id, result: call.method === 'eth_getTransactionReceipt' ? receipt : '0x1' }));
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(body) ? answers : answers[0]));
+      });
+    });
+    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+    try {
+      const rpcUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+      const reader = new EvmChain({ rpcUrl, finalizedTag: true, confirmations: 1, maxBlockRange: 1_000, tokenDecimals: 6, tokenControls: 'tether' });
+
+      const read = await reader.receipt(txHash);
+
+      expect(read).toMatchObject({
+        result: 'SUCCESS',
+        tokenTransfers: [{ contract: ETHEREUM_USDT_CONTRACT, to: deposits[0], amount: 7_000_000n, eventIndex: 0 }],
+        unreadableTransfers: [forger],
+      });
+    } finally {
+      await new Promise<void>((resolve) => provider.close(() => resolve()));
+    }
+  });
+});

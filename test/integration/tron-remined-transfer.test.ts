@@ -33,13 +33,21 @@ const companies = new DynamoCompanyStore(env.db, env.tableName);
 const remined = new Map<string, TransactionReceipt>();
 /** A contract that pays: its transfer to the deposit is an inner one, which a re-execution can skip. */
 const PAYER_CONTRACT = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_001);
+/** A full node on a fork the network left: it answers these receipts, the final chain does not. */
+const forkedNode = new Map<string, TransactionReceipt>();
+/** Receipts no view can answer (a node that fails on this one transaction). */
+const failing = new Set<string>();
+const answer = async (txHash: string, view: (txHash: string) => Promise<TransactionReceipt | null>) => {
+  if (failing.has(txHash)) throw new Error(`the node failed on ${txHash}`);
+  return remined.get(txHash) ?? view(txHash);
+};
 const chain: ChainReader = {
   latestBlock: () => sandbox.latestBlock(),
   finalBlock: () => sandbox.finalBlock(),
   transfers: (contract, from, to) => sandbox.transfers(contract, from, to),
   usdtContracts: (contract) => sandbox.usdtContracts(contract),
-  receipt: async (txHash) => remined.get(txHash) ?? sandbox.receipt(txHash),
-  finalReceipt: async (txHash) => remined.get(txHash) ?? sandbox.finalReceipt(txHash),
+  receipt: (txHash) => answer(txHash, async (hash) => forkedNode.get(hash) ?? sandbox.receipt(hash)),
+  finalReceipt: (txHash) => answer(txHash, (hash) => sandbox.finalReceipt(hash)),
 };
 const store = new DynamoDepositChainStore(env.db, env.tableName, 'tron');
 const deps = () => ({ network: 'tron' as const, chain, store, usdtContract: USDT, now: clock.now });
@@ -84,5 +92,70 @@ describe('TRON credit after a re-mined transaction', () => {
     await confirmDeposits(deps());
 
     expect(await getDeposit(deposits, company.id, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('100') });
+  });
+});
+
+describe('TRON credit from the final chain, one receipt at a time', () => {
+  it('credits nothing a full node on a forked branch shows at a final height while the final chain does not hold it', async () => {
+    const { company } = await createCompany(companies, { name: 'Stale Node Co', environment: 'sandbox' }, clock.now());
+    const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, company.id, { network: 'tron', reference: 'stale-1' }, clock.now());
+    const { txHash, blockNumber } = await sandbox.submitTransfer({ contract: USDT, from: PAYER_CONTRACT, to: deposit.address, amount: usdt('100') });
+    clock.advanceBlocks(1);
+    expect((await scan()).recorded).toBe(1);
+    // The network left the branch; the node that answers /wallet still shows it, paid, in its block.
+    await sandbox.dropTransaction(txHash);
+    forkedNode.set(txHash, { txHash, blockNumber, result: 'SUCCESS', tokenTransfers: [{ contract: USDT, to: deposit.address, amount: usdt('100') }] });
+
+    clock.advanceBlocks(25);
+    await scan();
+    await confirmDeposits(deps());
+
+    // Nothing arrived: no credit, and the deposit still waits for a payment.
+    expect(await sandbox.tokenBalance(USDT, deposit.address)).toBe(0n);
+    expect(await getDeposit(deposits, company.id, deposit.id)).toMatchObject({ creditedAmount: 0n });
+    expect((await getDeposit(deposits, company.id, deposit.id)).status).not.toBe('completed');
+  });
+
+  it('credits the other deposits when one transaction’s receipt cannot be read, and that one once it can', async () => {
+    const { company } = await createCompany(companies, { name: 'Unreadable Co', environment: 'sandbox' }, clock.now());
+    const stuck = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, company.id, { network: 'tron', reference: 'unreadable-1' }, clock.now());
+    const { company: other } = await createCompany(companies, { name: 'Bystander Co', environment: 'sandbox' }, clock.now());
+    const paid = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, other.id, { network: 'tron', reference: 'bystander-1' }, clock.now());
+    const { txHash } = await sandbox.submitTransfer({ contract: USDT, from: PAYER_CONTRACT, to: stuck.address, amount: usdt('1') });
+    await sandbox.submitTransfer({ contract: USDT, from: PAYER_CONTRACT, to: paid.address, amount: usdt('250') });
+    clock.advanceBlocks(1);
+    expect((await scan()).recorded).toBe(2);
+    failing.add(txHash);
+
+    clock.advanceBlocks(25);
+    await scan();
+    const first = await confirmDeposits(deps());
+
+    expect(await getDeposit(deposits, other.id, paid.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('250') });
+    expect(await getDeposit(deposits, company.id, stuck.id)).toMatchObject({ creditedAmount: 0n });
+    expect(first.waiting).toBeGreaterThanOrEqual(1);
+
+    failing.delete(txHash);
+    await confirmDeposits(deps());
+    expect(await getDeposit(deposits, company.id, stuck.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('1') });
+  });
+
+  it('leaves a transfer confirming, not dropped, when the node answers a USDT Transfer log it cannot read', async () => {
+    const { company } = await createCompany(companies, { name: 'Garbled Co', environment: 'sandbox' }, clock.now());
+    const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, company.id, { network: 'tron', reference: 'garbled-1' }, clock.now());
+    const { txHash, blockNumber } = await sandbox.submitTransfer({ contract: USDT, from: PAYER_CONTRACT, to: deposit.address, amount: usdt('40') });
+    clock.advanceBlocks(1);
+    expect((await scan()).recorded).toBe(1);
+    remined.set(txHash, { txHash, blockNumber, result: 'SUCCESS', tokenTransfers: [], unreadableTransfers: [USDT] });
+
+    clock.advanceBlocks(25);
+    await scan();
+    await confirmDeposits(deps());
+    // Not dropped as a transaction that no longer pays: the node's answer proves nothing.
+    expect(await getDeposit(deposits, company.id, deposit.id)).toMatchObject({ status: 'confirming', receivedAmount: usdt('40'), creditedAmount: 0n });
+
+    remined.delete(txHash);
+    await confirmDeposits(deps());
+    expect(await getDeposit(deposits, company.id, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('40') });
   });
 });

@@ -457,6 +457,20 @@ describe.each([
     await expect(chain()[read](txId(0xabc))).rejects.toThrow(/answered fee 1.5/);
   });
 
+  it('lists a log with the Transfer topic that is not one (no data) by its emitter, beside the real transfer, rather than refusing the receipt', async () => {
+    // A payer's own contract emits LOG3(Transfer, a, b) with no data beside its USDT transfer to a
+    // deposit address: refusing the receipt stopped every TRON deposit's confirmation.
+    const tx = txId(0xbad);
+    const { log, ...info } = transactionInfo(tx, 'SUCCESS') as ReturnType<typeof transactionInfo> & { log: object[] };
+    const topics = ['ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef', `000000000000000000000000${evm(ALICE).slice(2)}`, `000000000000000000000000${evm(BOB).slice(2)}`];
+    const forged = { address: `41${evm(COUNTERFEIT).slice(2)}`, topics };
+    server.script = [{ body: { ...info, log: [forged, ...log, { ...forged, data: '01' }] } }];
+
+    const receipt = await chain()[read](tx);
+
+    expect(receipt).toMatchObject({ result: 'SUCCESS', tokenTransfers: [{ contract: USDT, to: BOB, amount: 1_000_000n }], unreadableTransfers: [COUNTERFEIT, COUNTERFEIT] });
+  });
+
   it(`returns null for a transaction the ${node} does not know ({})`, async () => {
     server.script = [{ body: {} }];
 

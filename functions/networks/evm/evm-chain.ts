@@ -16,6 +16,8 @@ import { failoverTransport, type RpcEndpoints } from './rpc-transport.ts';
 
 const TRANSFER_EVENT = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const [TRANSFER_TOPIC] = encodeEventTopics({ abi: [TRANSFER_EVENT], eventName: 'Transfer' });
+/** A log's data that is one 32-byte word: a Transfer event's amount. */
+const ONE_WORD = /^0x[0-9a-fA-F]{64}$/;
 
 /** The forwarder factory's read of many native balances at once (contracts/DepositForwarderFactory.sol). */
 const FACTORY_NATIVE_BALANCES = parseAbiItem('function nativeBalances(address[] accounts) view returns (uint256[] balances)');
@@ -249,11 +251,18 @@ export class EvmChain implements Chain {
       // Its Transfer events (a payout's delivery and an issuer's fee, a sweep's forwarders), in 6
       // decimals, each with its place among its contract's Transfer events as transfers() counts it.
       const perContract = new Map<string, number>();
+      // A log with the Transfer topic that is not one (its amount not one word: any contract can
+      // emit one beside a real USDT transfer) is listed by its emitter, not thrown (chain.ts).
+      const unreadableTransfers: string[] = [];
       const tokenTransfers = receipt.logs.flatMap((log) => {
         if (log.topics[0] !== TRANSFER_TOPIC) return [];
         const eventIndex = perContract.get(log.address.toLowerCase()) ?? 0;
         perContract.set(log.address.toLowerCase(), eventIndex + 1);
         if (log.topics.length !== 3) return [];
+        if (!ONE_WORD.test(log.data)) {
+          unreadableTransfers.push(log.address);
+          return [];
+        }
         const { args } = decodeEventLog({ abi: [TRANSFER_EVENT], topics: log.topics, data: log.data });
         return [{ contract: log.address, from: args.from, to: args.to, amount: args.value / unit, eventIndex }];
       });
@@ -261,7 +270,15 @@ export class EvmChain implements Chain {
       // (viem gives a receipt without effectiveGasPrice, from a node that leaves it out, as null.)
       const { feeAsset } = this.options;
       const feePayerCost = feeAsset && typeof receipt.effectiveGasPrice === 'bigint' ? inCoin(feeAsset, receipt.gasUsed * receipt.effectiveGasPrice) : undefined;
-      return { txHash, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, result: receipt.status === 'success' ? 'SUCCESS' : 'REVERTED', tokenTransfers, ...(feePayerCost && { feePayerCost }) };
+      return {
+        txHash,
+        blockNumber: Number(receipt.blockNumber),
+        blockHash: receipt.blockHash,
+        result: receipt.status === 'success' ? 'SUCCESS' : 'REVERTED',
+        tokenTransfers,
+        ...(unreadableTransfers.length && { unreadableTransfers }),
+        ...(feePayerCost && { feePayerCost }),
+      };
     } catch (error) {
       if ((error as Error).name === 'TransactionReceiptNotFoundError') return null;
       throw error;

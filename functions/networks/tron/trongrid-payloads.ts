@@ -152,7 +152,8 @@ export function parseTransactionInfo(body: unknown, txHash: string, path: string
   // `fee`: the TRX (sun) burnt for the energy and bandwidth the sender had not staked; absent when none.
   if (body.fee !== undefined && !(Number.isSafeInteger(body.fee) && (body.fee as number) >= 0)) throw new ChainResponseError(`${path} answered fee ${describe(body.fee)}`, { path });
   const feePayerCost = inCoin(tron.feeAsset, BigInt((body.fee as number | undefined) ?? 0));
-  return { txHash: body.id, blockNumber: body.blockNumber, result, tokenTransfers: transferLogs(body.log, path), feePayerCost };
+  const { transfers, unreadable } = transferLogs(body.log, path);
+  return { txHash: body.id, blockNumber: body.blockNumber, result, tokenTransfers: transfers, ...(unreadable.length && { unreadableTransfers: unreadable }), feePayerCost };
 }
 
 /** keccak256("Transfer(address,address,uint256)"): a TRC-20 Transfer event's first topic. */
@@ -161,21 +162,31 @@ const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4d
 /**
  * The Transfer events among a TransactionInfo's `log` entries ({address, topics, data}, hex without
  * 0x; the address without its 41): what the transaction delivered, the fee to Tether's issuer
- * included as its own event. USDT on TRON has 6 decimals, as amounts outside.
+ * included as its own event. USDT on TRON has 6 decimals, as amounts outside. A log with the
+ * Transfer topic that is not one (any contract can emit one, without data: java-tron then leaves
+ * `data` out) is listed by its emitter in `unreadable`: a payer's contract emitting one beside its
+ * real USDT transfer made every final deposit's receipt throw, and no TRON deposit of any company
+ * was credited while it stood.
  */
-function transferLogs(log: unknown, path: string): { contract: string; to: string; amount: bigint }[] {
-  if (log === undefined) return [];
+function transferLogs(log: unknown, path: string): { transfers: { contract: string; to: string; amount: bigint }[]; unreadable: string[] } {
+  if (log === undefined) return { transfers: [], unreadable: [] };
   if (!Array.isArray(log)) throw new ChainResponseError(`${path} answered log ${describe(log)}, expected a list`, { path });
   const transfers: { contract: string; to: string; amount: bigint }[] = [];
+  const unreadable: string[] = [];
   for (const entry of log) {
     if (!isObject(entry) || !Array.isArray(entry.topics) || entry.topics[0] !== TRANSFER_TOPIC || entry.topics.length !== 3) continue;
-    const [, , toTopic] = entry.topics as unknown[];
-    if (typeof entry.address !== 'string' || typeof toTopic !== 'string' || typeof entry.data !== 'string' || !/^[0-9a-f]{64}$/i.test(entry.data) || !/^[0-9a-f]{64}$/i.test(toTopic)) {
-      throw new ChainResponseError(`${path} answered a Transfer log it cannot read: ${describe(entry)}`, { path });
+    if (typeof entry.address !== 'string' || !/^(41)?[0-9a-f]{40}$/i.test(entry.address)) {
+      throw new ChainResponseError(`${path} answered a log without its contract's address: ${describe(entry)}`, { path });
     }
-    transfers.push({ contract: tronAddressFromHex(`0x${entry.address.slice(-40)}`), to: tronAddressFromHex(`0x${toTopic.slice(24)}`), amount: BigInt(`0x${entry.data}`) });
+    const contract = tronAddressFromHex(`0x${entry.address.slice(-40)}`);
+    const [, , toTopic] = entry.topics as unknown[];
+    if (typeof toTopic !== 'string' || typeof entry.data !== 'string' || !/^[0-9a-f]{64}$/i.test(entry.data) || !/^[0-9a-f]{64}$/i.test(toTopic)) {
+      unreadable.push(contract);
+      continue;
+    }
+    transfers.push({ contract, to: tronAddressFromHex(`0x${toTopic.slice(24)}`), amount: BigInt(`0x${entry.data}`) });
   }
-  return transfers;
+  return { transfers, unreadable };
 }
 
 /**
