@@ -221,6 +221,9 @@ export class Cambio {
     const maxRetries = options.maxRetries ?? this.#maxRetries;
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
 
+    // An earlier try may have done the work: its answer was lost (a connection failure or a
+    // timeout) or was a 5xx. A 429 did nothing, so a 404 after only 429s is the call's own answer.
+    let mayHaveBeenDone = false;
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       let text: string;
@@ -238,6 +241,7 @@ export class Cambio {
           { code: timedOut ? 'TIMEOUT' : 'CONNECTION_FAILED', cause },
         );
         if (attempt >= maxRetries) throw error;
+        mayHaveBeenDone = true;
         await sleep(this.#backoff(attempt));
         continue;
       }
@@ -254,8 +258,9 @@ export class Cambio {
         return { data: json.data as T, pagination: json.pagination, response: info };
       }
       const error = isErrorEnvelope(response.status, json) ? errorFromResponse(response.status, json, requestId) : errorWithoutEnvelope(response.status, json, requestId);
-      if (attempt > 0 && goneOnRetry && error instanceof NotFoundError) return { data: goneOnRetry(), response: info };
+      if (mayHaveBeenDone && goneOnRetry && error instanceof NotFoundError) return { data: goneOnRetry(), response: info };
       if (attempt >= maxRetries || !retryable(error)) throw error;
+      mayHaveBeenDone ||= error instanceof ApiServerError;
       await sleep(this.#retryAfter(response) ?? this.#backoff(attempt));
     }
   }
@@ -318,17 +323,28 @@ function baseUrlOf(baseUrl: unknown, gaveEnvironment: boolean): string {
   try {
     url = new URL(String(baseUrl));
   } catch {
-    throw new TypeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}: use ${WHERE_THE_URL_IS}`);
+    throw new TypeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(withoutUserinfo(String(baseUrl)))}: use ${WHERE_THE_URL_IS}`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}: use ${WHERE_THE_URL_IS}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new TypeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(withoutUserinfo(String(baseUrl)))}: use ${WHERE_THE_URL_IS}`);
+  }
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
     throw new TypeError(
       `baseUrl ${url.origin} is plain http, which would send your API key and secret in clear text: use https (${WHERE_THE_URL_IS}); http is accepted only for loopback (127.0.0.0/8, ::1, localhost)`,
     );
   }
-  if (url.username || url.password || url.search || url.hash) throw new TypeError(`baseUrl must carry no credentials, query or fragment, got ${JSON.stringify(baseUrl)}`);
+  if (url.username || url.password || url.search || url.hash) {
+    // Named, not echoed: the user and password, the query and the fragment may be secrets.
+    const shown = `${url.protocol}//${url.username || url.password ? '***@' : ''}${url.host}${url.pathname}${url.search ? '?…' : ''}${url.hash ? '#…' : ''}`;
+    throw new TypeError(`baseUrl must carry no credentials, query or fragment, got ${JSON.stringify(shown)}`);
+  }
   // The routes carry /v1 themselves: accept a base URL given with or without it (ApiUrl has it).
   return url.href.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+/** A URL as given, its `user:password@` (if any) replaced by `***@`, for a message that quotes it. */
+function withoutUserinfo(text: string): string {
+  return text.replace(/^([^:/?#]*:\/*)[^/?#]*@/, '$1***@');
 }
 
 /** The WHATWG parser has already normalised the host (`127.1`, `0x7f.0.0.1` → `127.0.0.1`; `[::1]`). */

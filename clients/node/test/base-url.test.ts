@@ -71,7 +71,20 @@ describe('the base URL', () => {
 
   it('carries no credentials, query or fragment (the paths are appended to it)', () => {
     for (const baseUrl of ['https://user:pass@example.com/v1', 'https://example.com/v1?stage=sandbox', 'https://example.com/v1#x']) {
-      expect(refusal({ baseUrl }).message, baseUrl).toMatch(/no credentials, query or fragment/);
+      const { message } = refusal({ baseUrl });
+      expect(message, baseUrl).toMatch(/no credentials, query or fragment/);
+      expect(message, baseUrl).not.toContain('pass');
+      expect(message, baseUrl).not.toContain('sandbox');
+    }
+    expect(refusal({ baseUrl: 'https://user:pass@example.com/v1' }).message).toContain('https://***@example.com/v1');
+  });
+
+  it('is never echoed with the user and password it carries, whatever else is wrong with it', () => {
+    for (const baseUrl of ['ftp://user:pass@127.0.0.1/v1', 'https://user:pass@exa mple.com/v1', 'https://user:pass@[::1/v1']) {
+      const { message } = refusal({ baseUrl });
+      expect(message, baseUrl).toMatch(/must be an http\(s\) URL/);
+      expect(message, baseUrl).not.toContain('pass');
+      expect(message, baseUrl).toContain('***@');
     }
   });
 });

@@ -235,6 +235,14 @@ describe('a retried DELETE whose first answer was lost', () => {
     await expect(cambio.webhooks.delete(hook)).rejects.toMatchObject({ name: 'NotFoundError', code: 'NOT_FOUND', status: 404 });
     expect(seen.map((s) => s.method)).toEqual(['GET', 'GET', 'DELETE']);
   });
+
+  it('is still NotFoundError when the 404 follows only a 429: a 429 did nothing', async () => {
+    const limited = (res: ServerResponse) => answer(res, 429, failure('RATE_LIMITED', 'slow down'), { 'Retry-After': '0' });
+    const url = await flaky((_req, res, attempt) => (attempt === 1 ? limited(res) : answer(res, 404, failure('NOT_FOUND', 'Webhook not found'))));
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: url, ...fast });
+    await expect(cambio.webhooks.delete(hook)).rejects.toMatchObject({ name: 'NotFoundError', code: 'NOT_FOUND', status: 404, requestId: 'req-2' });
+    expect(seen.map((s) => s.method)).toEqual(['DELETE', 'DELETE']);
+  });
 });
 
 describe('a retry through a connection lost after the API answered', () => {

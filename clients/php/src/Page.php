@@ -19,17 +19,23 @@ final class Page implements \IteratorAggregate, \Countable
     /** @var \Closure(string): Page<T> */
     private readonly \Closure $fetchNext;
 
+    /** The cursor this page was asked for (null for the first page). */
+    private readonly ?string $cursor;
+
     /**
      * @param list<T> $data
      * @param \Closure(string): Page<T> $fetchNext fetches the page at a cursor
+     * @param string|null $cursor the cursor this page was asked for (null for the first page)
      */
     public function __construct(
         public readonly array $data,
         public readonly ?string $nextCursor,
         public readonly ?string $requestId,
         \Closure $fetchNext,
+        ?string $cursor = null,
     ) {
         $this->fetchNext = $fetchNext;
+        $this->cursor = $cursor;
     }
 
     public function hasMore(): bool
@@ -46,15 +52,16 @@ final class Page implements \IteratorAggregate, \Countable
     /**
      * Every item of this page and of the following ones, lazily, page by page (each page is one
      * request, made when the previous page's items are used up). A next cursor that was already
-     * followed in this walk throws InvalidResponseException (the list would never end), after the
-     * items read so far.
+     * followed in this walk (this page's own cursor included: list(['cursor' => 'C']) answered with
+     * nextCursor C) throws InvalidResponseException (the list would never end), after the items
+     * read so far.
      *
      * @return \Generator<int, T>
      */
     public function autoPagingIterator(): \Generator
     {
         $page = $this;
-        $seen = [];
+        $seen = $this->cursor === null ? [] : [$this->cursor => true];
         while (true) {
             foreach ($page->data as $item) {
                 yield $item;

@@ -160,7 +160,10 @@ final class WebhookSignature
     /** The secret's base64 after an optional `whsec_`, padding optional (as the reference libraries take it). */
     private static function signingKey(#[\SensitiveParameter] string $secret): string
     {
-        $encoded = rtrim(trim(str_starts_with($secret, 'whsec_') ? substr($secret, 6) : $secret), '=');
+        // A secret read from an env file or pasted keeps a newline or spaces around it: trimmed
+        // first, then the prefix comes off (as the other clients do).
+        $trimmed = trim($secret);
+        $encoded = rtrim(str_starts_with($trimmed, 'whsec_') ? substr($trimmed, 6) : $trimmed, '=');
         if ($encoded === '') {
             throw new WebhookVerificationException('The secret is empty: pass the webhook\'s signing secret, "whsec_…", as webhooks->create() returned it');
         }

@@ -122,6 +122,25 @@ final class PaginationTest extends ScriptedTestCase
         self::assertCount(count($cursors), $this->requests(), 'no request for a cursor already followed');
     }
 
+    /** A walk that starts at a cursor has followed it: a page answering that same cursor repeats the list. */
+    public function testAStartingCursorAnsweredAgainIsAnInvalidResponseBeforeAnyItemIsReadTwice(): void
+    {
+        $this->script([
+            ScriptedServer::ok([self::conversion('cnv_3')], 200, [], ['nextCursor' => 'c3']),
+            ScriptedServer::ok([self::conversion('cnv_3')], 200, [], ['nextCursor' => 'c3']),
+        ]);
+        $ids = [];
+        $e = self::thrown(InvalidResponseException::class, function () use (&$ids): void {
+            foreach ($this->client()->conversions->list(['limit' => 1, 'cursor' => 'c3'])->autoPagingIterator() as $conversion) {
+                $ids[] = $conversion->id;
+            }
+        }, 'the walk read page c3 twice without saying the list repeats');
+        self::assertSame('INVALID_RESPONSE', $e->getCambioCode());
+        self::assertStringContainsString('c3', $e->getMessage());
+        self::assertSame(['cnv_3'], $ids, 'page c3\'s items once');
+        self::assertSame(['/v1/conversions?limit=1&cursor=c3'], array_column($this->requests(), 'uri'));
+    }
+
     public function testAnEmptyListAndUnknownListParams(): void
     {
         $this->script([ScriptedServer::ok([], 200, [], ['nextCursor' => null])]);

@@ -250,12 +250,10 @@ class Cambio:
 
         ``gone_on_retry``: the data a 404 to a retry of this call stands for (a DELETE whose earlier
         try did the work, its answer lost)."""
-        headers = {
-            "X-Api-Key": self._credentials.api_key,
-            "X-Api-Secret": self._credentials.api_secret,
-            "Accept": "application/json",
-            "User-Agent": USER_AGENT,
-        }
+        # The key and secret are not in here: _send writes them straight from self._credentials, so
+        # no local or argument of a frame an error is raised through holds the secret (error
+        # trackers such as Sentry, `pytest -l` and Django's debug page record every frame's locals).
+        headers = {"Accept": "application/json", "User-Agent": USER_AGENT}
         payload = None
         if body is not None:
             headers["Content-Type"] = "application/json"
@@ -267,6 +265,9 @@ class Cambio:
         retries = self.max_retries if max_retries is None else _check_retries(max_retries)
         target = self._path + path
         attempt = 0
+        # An earlier try may have done the work: its answer was lost (a connection failure or a
+        # timeout) or was a 5xx. A 429 did nothing, so a 404 after only 429s is a real 404.
+        may_have_been_done = False
         while True:
             try:
                 status, answer_headers, raw = self._send(method, target, headers, payload)
@@ -277,6 +278,7 @@ class Cambio:
                 )
                 if attempt >= retries or not failure.retryable:
                     raise error from failure.cause
+                may_have_been_done = True
                 time.sleep(self._backoff(attempt))
                 attempt += 1
                 continue
@@ -285,16 +287,21 @@ class Cambio:
             if 200 <= status < 300 and isinstance(parsed, dict) and parsed.get("success") is True and "data" in parsed:
                 return parsed["data"], parsed.get("pagination"), request_id
             error = _error_of(status, parsed, raw, request_id)
-            if attempt > 0 and gone_on_retry is not None and isinstance(error, NotFoundError):
+            if may_have_been_done and gone_on_retry is not None and isinstance(error, NotFoundError):
                 return gone_on_retry(), None, request_id
             if attempt >= retries or not _retryable(error):
                 raise error
+            may_have_been_done = may_have_been_done or isinstance(error, ApiServerError)
             delay = self._retry_after(answer_headers.get("retry-after"))
             time.sleep(self._backoff(attempt) if delay is None else delay)
             attempt += 1
 
     def _send(self, method: str, target: str, headers: Dict[str, str], payload: Optional[bytes]) -> Tuple[int, Dict[str, str], bytes]:
-        """One try: (status, headers with lower-case names, body). Raises _NoAnswer."""
+        """One try: (status, headers with lower-case names, body). Raises _NoAnswer.
+
+        ``headers`` are the request's own; the key and secret are written here, from
+        ``self._credentials``, and held by no local or argument of this frame or of any it calls
+        that can be in an error's traceback."""
         deadline = time.monotonic() + self.timeout
 
         def remaining() -> float:
@@ -310,7 +317,24 @@ class Cambio:
         else:
             conn = http.client.HTTPConnection(self._host, self._port, timeout=self.timeout)
         try:
-            conn.request(method, target, body=payload, headers=headers)
+            # Connect first: a refused connection, a DNS or a TLS failure is then raised before the
+            # request's head, the secret in it, is put together.
+            conn.connect()
+            conn.putrequest(method, target)  # with Host and Accept-Encoding: identity, as conn.request
+            conn.putheader("X-Api-Key", self._credentials.api_key)
+            conn.putheader("X-Api-Secret", self._credentials.api_secret)
+            for name, value in headers.items():
+                conn.putheader(name, value)
+            if payload is not None:
+                conn.putheader("Content-Length", str(len(payload)))
+            elif method in ("POST", "PUT", "PATCH"):
+                conn.putheader("Content-Length", "0")
+            try:
+                conn.endheaders(payload)
+            except BaseException as failure:
+                # http.client's frames below this one hold the head it was writing, the secret with
+                # it, in their locals: the error goes on without them.
+                raise failure.with_traceback(None)
             sock = conn.sock  # kept: http.client lets go of it once the answer says Connection: close
             while_waiting = sock.settimeout if sock is not None else (lambda _: None)
             while_waiting(remaining())

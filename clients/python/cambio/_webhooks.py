@@ -196,8 +196,10 @@ def _signing_key(secret: Any) -> bytes:
             f"The secret is {type(secret).__name__}: pass the webhook's signing secret, \"whsec_…\", as webhooks.create "
             "answered it (CreatedWebhook.secret)"
         )
-    encoded = secret[len("whsec_"):] if secret.startswith("whsec_") else secret
-    encoded = encoded.strip()
+    # A secret read from an env file or pasted keeps a newline or spaces around it: trimmed first,
+    # then the prefix comes off (as the other clients do).
+    trimmed = secret.strip()
+    encoded = trimmed[len("whsec_"):] if trimmed.startswith("whsec_") else trimmed
     if not encoded:
         raise WebhookVerificationError("The secret is empty: pass the webhook's signing secret, \"whsec_…\", as webhooks.create answered it")
     try:

@@ -4,12 +4,14 @@ InvalidResponseError (or, for a 5xx, an ApiServerError), never a crash."""
 
 from __future__ import annotations
 
+import http.client
 import pickle
+import traceback
 
 import pytest
 
 import cambio
-from conftest import ERRORS, VALIDATION, Reply, failure, ok
+from conftest import DROP, ERRORS, SECRET, VALIDATION, WITHDRAWAL_PARAMS, Reply, failure, free_port, ok
 
 
 @pytest.mark.parametrize(
@@ -83,3 +85,39 @@ def test_an_error_survives_pickling_with_every_field():
     copy = pickle.loads(pickle.dumps(error))
     assert type(copy) is cambio.RefusedError
     assert (copy.code, copy.status, copy.request_id, copy.details, str(copy)) == ("INSUFFICIENT_BALANCE", 422, "req-9", {"a": 1}, "no (INSUFFICIENT_BALANCE)")
+
+
+def _with_locals(error: BaseException) -> str:
+    """The error as Sentry, `pytest -l` or Django's debug page show it: every frame's locals, of the
+    error and of each exception it was raised from or while handling."""
+    shown, seen, pending = [], set(), [error]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        shown.append("".join(traceback.TracebackException.from_exception(current, capture_locals=True).format()))
+        pending += [current.__cause__, current.__context__]
+    return "\n".join(shown)
+
+
+@pytest.mark.parametrize("answer", ["422", "dropped", "refused", "broken pipe"])
+def test_no_frame_of_a_raised_error_holds_the_secret_in_a_local(scripted, monkeypatch, answer):
+    if answer == "broken pipe":  # the connection lost while the request's head is being written
+
+        def send(self, data):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        monkeypatch.setattr(http.client.HTTPConnection, "send", send)
+    if answer == "refused":
+        client = cambio.Cambio(api_key="ck_test_key", api_secret=SECRET, base_url=f"http://127.0.0.1:{free_port()}", max_retries=1, initial_retry_delay=0.005, max_retry_delay=0.005)
+    else:
+        server = scripted(lambda seen, n: failure(422, "INSUFFICIENT_BALANCE") if answer == "422" else DROP)
+        client = server.client(max_retries=1)
+    with pytest.raises(cambio.CambioError) as caught:
+        client.withdrawals.create(**WITHDRAWAL_PARAMS)
+    shown = _with_locals(caught.value)
+    assert "Traceback" in shown and "_request" in shown  # the locals were captured, frame by frame
+    if answer != "422":
+        assert "_send" in shown and caught.value.__cause__ is not None
+    assert SECRET not in shown

@@ -191,6 +191,21 @@ def test_a_404_to_the_first_try_of_a_delete_or_to_a_retried_get_is_still_not_fou
     assert [s.method for s in server.seen] == ["GET", "GET", "DELETE"]
 
 
+def test_a_404_after_a_429_to_a_delete_is_not_found_as_a_429_did_nothing(scripted):
+    limited = failure(429, "RATE_LIMITED", headers={"Retry-After": "0"})
+    server = scripted(lambda seen, n: limited if n == 1 else failure(404, "NOT_FOUND", "Webhook not found"))
+    with pytest.raises(cambio.NotFoundError) as caught:
+        server.client().webhooks.delete(HOOK_ID)
+    assert (caught.value.code, caught.value.status, caught.value.request_id) == ("NOT_FOUND", 404, "req-2")
+    assert [s.method for s in server.seen] == ["DELETE", "DELETE"]
+
+    # A lost answer before the 429 may still have done the work: the 404 at the end is the deletion.
+    lost_first = scripted(lambda seen, n: {1: DROP, 2: limited}.get(n) or failure(404, "NOT_FOUND", "Webhook not found"))
+    deleted = lost_first.client().webhooks.delete(HOOK_ID)
+    assert (deleted.id, deleted.deleted) == (HOOK_ID, True)
+    assert len(lost_first.seen) == 3
+
+
 def test_connection_refused_is_a_connection_error_after_the_retries():
     port = free_port()
     client = cambio.Cambio(api_key=KEY, api_secret=SECRET, base_url=f"http://127.0.0.1:{port}", max_retries=2, initial_retry_delay=0.05, max_retry_delay=0.05)

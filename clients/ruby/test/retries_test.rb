@@ -215,6 +215,16 @@ class RetriesTest < Minitest::Test
     assert_equal %w[GET GET DELETE], @server.requests.map(&:method)
   end
 
+  def test_a_404_after_a_429_to_a_delete_is_still_not_found_as_a_429_did_nothing
+    limited = failure(429, "RATE_LIMITED", headers: { "Retry-After" => "0" })
+    serve { |_req, n| n == 1 ? limited : failure(404, "NOT_FOUND", "Webhook not found") }
+
+    error = assert_raises(Cambio::NotFoundError) { client.webhooks.delete(HOOK_ID) }
+
+    assert_equal ["NOT_FOUND", 404], [error.code, error.status]
+    assert_equal %w[DELETE DELETE], @server.requests.map(&:method)
+  end
+
   def test_a_timeout_then_an_answer_succeeds
     serve { |_req, n| n == 1 ? ScriptedServer.hang(1) : ok(WITHDRAWAL, status: 201) }
 

@@ -249,7 +249,10 @@ public static class WebhookSignature
     private static byte[] SigningKey(string secret)
     {
         if (secret is null) throw new WebhookVerificationException("The secret is null: pass the webhook's signing secret, \"whsec_…\", as POST /v1/webhooks answered it");
-        var encoded = (secret.StartsWith("whsec_", StringComparison.Ordinal) ? secret["whsec_".Length..] : secret).Trim().TrimEnd('=');
+        // A secret read from an env file or pasted keeps a newline or spaces around it: trimmed first,
+        // then the prefix comes off (as the other clients do).
+        var trimmed = secret.Trim();
+        var encoded = (trimmed.StartsWith("whsec_", StringComparison.Ordinal) ? trimmed["whsec_".Length..] : trimmed).TrimEnd('=');
         if (encoded.Length == 0) throw new WebhookVerificationException("The secret is empty: pass the webhook's signing secret, \"whsec_…\", as POST /v1/webhooks answered it");
         return Base64(encoded.PadRight(encoded.Length + ((4 - (encoded.Length % 4)) % 4), '='))
             ?? throw new WebhookVerificationException("The secret is not base64 after \"whsec_\": copy it whole, as POST /v1/webhooks answered it");

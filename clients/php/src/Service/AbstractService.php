@@ -63,7 +63,7 @@ abstract class AbstractService
                 throw new InvalidResponseException('A list answer\'s data is not a list', $answer->status, $answer->requestId);
             }
             $items = array_map(fn ($item) => Requestor::hydrate(new \Cambio\Internal\Answer($item, null, $answer->requestId, $answer->status, false), $class::fromArray(...)), $answer->data);
-            return new Page($items, $answer->nextCursor, $answer->requestId, static fn (string $next): Page => $fetch($next));
+            return new Page($items, $answer->nextCursor, $answer->requestId, static fn (string $next): Page => $fetch($next), $cursor);
         };
         return $fetch(isset($params['cursor']) ? (string) $params['cursor'] : null);
     }

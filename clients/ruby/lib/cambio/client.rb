@@ -162,6 +162,9 @@ module Cambio
       payload = body.nil? ? nil : ExactJSON.generate(body)
 
       attempt = 0
+      # An earlier try may have done the work: its answer was lost (a connection failure or a
+      # timeout) or was a 5xx. A 429 did nothing, so a 404 after only 429s is the call's own answer.
+      may_have_been_done = false
       loop do
         begin
           response, text = perform(method, uri, headers, payload)
@@ -175,6 +178,7 @@ module Cambio
                                       code: timed_out ? "TIMEOUT" : "CONNECTION_FAILED")
           raise error if attempt >= @max_retries || untrusted
 
+          may_have_been_done = true
           pause(backoff(attempt))
           attempt += 1
           next
@@ -184,9 +188,10 @@ module Cambio
                               headers: response.each_header.to_h.freeze)
         outcome = interpret(answer, text)
         return outcome unless outcome.is_a?(CambioError)
-        return [gone_on_retry.call, nil, answer] if attempt.positive? && gone_on_retry && outcome.is_a?(NotFoundError)
+        return [gone_on_retry.call, nil, answer] if may_have_been_done && gone_on_retry && outcome.is_a?(NotFoundError)
         raise outcome if attempt >= @max_retries || !retryable?(outcome)
 
+        may_have_been_done ||= outcome.is_a?(ApiServerError)
         pause(retry_after(response["retry-after"]) || backoff(attempt))
         attempt += 1
       end

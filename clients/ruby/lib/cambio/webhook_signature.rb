@@ -147,7 +147,9 @@ module Cambio
         got = secret.nil? ? " (got nil: is the variable holding it set?)" : " (got a #{secret.class})"
         raise WebhookVerificationError, "The secret must be the webhook's signing secret, \"whsec_...\", as POST /v1/webhooks answered it#{got}"
       end
-      encoded = secret.delete_prefix("whsec_").strip.delete_suffix("=").delete_suffix("=")
+      # A secret read from an env file or pasted keeps a newline or spaces around it: trimmed first,
+      # then the prefix comes off (as the other clients do).
+      encoded = secret.strip.delete_prefix("whsec_").delete_suffix("=").delete_suffix("=")
       raise WebhookVerificationError, "The secret is empty: pass the webhook's signing secret, \"whsec_...\", as POST /v1/webhooks answered it" if encoded.empty?
 
       # Lenient "m": keys whose last character carries spare bits (as some encoders write them) decode as elsewhere.

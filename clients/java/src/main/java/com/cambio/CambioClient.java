@@ -192,7 +192,7 @@ public final class CambioClient {
     List<T> data = new ArrayList<>(items.size());
     for (Object item : items) data.add(decode(answer, item, type));
     String nextCursor = answer.pagination instanceof Map<?, ?> p && p.get("nextCursor") instanceof String c && !c.isEmpty() ? c : null;
-    return new Page<>(data, nextCursor, answer.requestId, cursor -> page(path, query.withCursor(cursor), options, type));
+    return new Page<>(data, nextCursor, answer.requestId, cursor -> page(path, query.withCursor(cursor), options, type), query.cursor());
   }
 
   private <T> T decode(Answer answer, Object json, Class<T> type) {

@@ -24,12 +24,15 @@ public final class Page<T> {
   private final String nextCursor;
   private final String requestId;
   private final Function<String, Page<T>> fetchNext;
+  /** The cursor this page was asked for (null for the first page). */
+  private final String cursor;
 
-  Page(List<T> data, String nextCursor, String requestId, Function<String, Page<T>> fetchNext) {
+  Page(List<T> data, String nextCursor, String requestId, Function<String, Page<T>> fetchNext, String cursor) {
     this.data = List.copyOf(data);
     this.nextCursor = nextCursor;
     this.requestId = requestId;
     this.fetchNext = fetchNext;
+    this.cursor = cursor;
   }
 
   /** This page's items, newest first. */
@@ -59,14 +62,16 @@ public final class Page<T> {
   /**
    * Every item of this page and the pages after it, lazily, page by page. Each {@code iterator()}
    * starts again from this page. A failed page fetch throws the call's {@code CambioException}
-   * from {@code hasNext()}; so does a next cursor already followed by this iterator ({@link
-   * InvalidResponseException}: the list would never end), after the items read so far.
+   * from {@code hasNext()}; so does a next cursor already followed by this iterator, this page's
+   * own cursor included ({@link InvalidResponseException}: the list would never end), after the
+   * items read so far.
    */
   public Iterable<T> autoPagingIterable() {
     return () -> new Iterator<T>() {
       private Page<T> page = Page.this;
       private int index = 0;
-      private final Set<String> followed = new HashSet<>();
+      // A walk that starts at a cursor has followed it: list(cursor C) answering C repeats itself.
+      private final Set<String> followed = cursor == null ? new HashSet<>() : new HashSet<>(Set.of(cursor));
 
       @Override
       public boolean hasNext() {

@@ -129,7 +129,10 @@ final class WebhookVerifier {
     if (secret == null) {
       throw new WebhookVerificationException("The secret is null: pass the webhook's signing secret, \"whsec_…\", as POST /v1/webhooks answered it");
     }
-    String encoded = (secret.startsWith("whsec_") ? secret.substring("whsec_".length()) : secret).strip();
+    // A secret read from an env file or pasted keeps a newline or spaces around it: stripped first,
+    // then the prefix comes off (as the other clients do).
+    String stripped = secret.strip();
+    String encoded = stripped.startsWith("whsec_") ? stripped.substring("whsec_".length()) : stripped;
     if (encoded.isEmpty()) {
       throw new WebhookVerificationException("The secret is empty: pass the webhook's signing secret, \"whsec_…\", as POST /v1/webhooks answered it");
     }

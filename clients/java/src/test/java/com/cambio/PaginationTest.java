@@ -110,6 +110,22 @@ class PaginationTest {
     }
   }
 
+  /** A walk that starts at a cursor has followed it: a page answering that same cursor repeats the list. */
+  @Test
+  void aStartingCursorAnsweredAgainIsAnInvalidResponseBeforeAnyItemIsReadTwice() throws Exception {
+    try (ScriptedServer server = new ScriptedServer((req, n) -> page(null, "c3", "cnv_3"))) {
+      Page<Conversion> start = server.client().build().conversions().list(ListParams.builder().limit(1).cursor("c3").build());
+      List<String> walked = new ArrayList<>();
+      InvalidResponseException error = assertThrows(InvalidResponseException.class, () -> {
+        for (Conversion conversion : start.autoPagingIterable()) walked.add(conversion.id());
+      }, "the walk read page c3 twice without saying the list repeats");
+      assertEquals("INVALID_RESPONSE", error.getCode());
+      assertTrue(error.getMessage().contains("c3"), error.getMessage());
+      assertEquals(List.of("cnv_3"), walked, "page c3's items once");
+      assertEquals(List.of("/v1/conversions?limit=1&cursor=c3"), server.seen().stream().map(ScriptedServer.Seen::uri).toList());
+    }
+  }
+
   @Test
   void aFailingPageThrowsItsException() throws Exception {
     try (ScriptedServer server = new ScriptedServer((req, n) -> req.uri().contains("cursor") ? ScriptedServer.failure(404, "NOT_FOUND") : pages(req))) {
