@@ -334,6 +334,11 @@ describe("Solana's chain for the port and reconciliation", () => {
     expect(sources.readsAllBalancesAtOnce).toBe(false);
     expect(await sources.usdtBalances([holder, await wallet()])).toEqual(new Map([[holder, usdt(9)], [expect.any(String), 0n]]));
     expect(await sources.gasBalance!(holder)).toBe(5_000_000n);
+    // Every Solana deposit address Cambio made is read, not only those the ledger lists: USDT paid to
+    // one the deposits never recorded is reported unexplained. TRON's and EVM's are other networks'.
+    expect(sources.readsEveryDepositAddressOf?.(holder)).toBe(true);
+    expect(sources.readsEveryDepositAddressOf?.('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toBe(false);
+    expect(sources.readsEveryDepositAddressOf?.('0xdAC17F958D2ee523a2206206994597C13D831ec7')).toBe(false);
   });
 });
 

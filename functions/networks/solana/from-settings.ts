@@ -3,6 +3,7 @@ import type { SliceSettings } from '#functions/settings/functions';
 import { solanaRpcUrlOf } from './rpc-url.ts';
 import { SolanaRpcChain } from './rpc-chain.ts';
 import type { SolanaNetworkSettings } from './settings.ts';
+import { isSolanaWallet } from './address.ts';
 
 /**
  * Solana's chain on a stage, from its SOLANA setting: one JSON-RPC endpoint (a provider on deployed
@@ -52,8 +53,13 @@ export const solanaChains: NetworkChains = {
       hotWalletAddress,
       // SOL in lamports: it pays every fee and the rent of the token accounts payouts create.
       gasBalance: (owner) => chain.feeBalance(owner),
-      // No readsEveryDepositAddressOf: a Solana deposit address is Solana's alone (no other network
-      // writes a 32-byte account), so the ledger's list of those that may hold USDT is all there is.
+      // Every Solana deposit address Cambio made, not only those the ledger lists as possibly holding
+      // USDT: a payment the deposits never recorded (one made after its address was swept, a record
+      // the confirmer dropped) is reported unexplained (../shared/networks.md: reconcile reports USDT
+      // at any Cambio address the ledger lacks). 100 accounts a getMultipleAccounts call, as EVM's
+      // balanceOf reads are batched. A deposit address is a wallet: TRON's and EVM's never decode to
+      // a point of Ed25519.
+      readsEveryDepositAddressOf: isSolanaWallet,
       readsAllBalancesAtOnce: false,
     };
   },
