@@ -108,30 +108,37 @@ describe('EvmChain.transfers behind a provider that rate-limits', () => {
   });
 });
 
+/** A JSON-RPC provider on loopback answering each call (batched or not) as `answer` says, with an
+ * EvmChain over it, for the length of `use`. */
+async function withScriptedProvider(answer: (method: string) => { result: unknown } | { error: { code: number; message: string } }, use: (chain: EvmChain) => Promise<void>): Promise<void> {
+  const provider = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const calls: { id: unknown; method: string }[] = Array.isArray(body) ? body : [body];
+      const answers = calls.map((call) => ({ jsonrpc: '2.0', id: call.id, ...answer(call.method) }));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(body) ? answers : answers[0]));
+    });
+  });
+  await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+  try {
+    const rpcUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+    await use(new EvmChain({ rpcUrl, finalizedTag: true, confirmations: 1, maxBlockRange: 1_000, tokenDecimals: 6, tokenControls: 'tether' }));
+  } finally {
+    await new Promise<void>((resolve) => provider.close(() => resolve()));
+  }
+}
+
 describe("EvmChain's reads of the issuer's controls", () => {
   it("names the tokenControls setting to change when a Geth-based node reverts the read (-32000 'execution reverted', no data), as Arbitrum's does for a function the contract lacks", async () => {
-    const provider = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        const calls: { id: unknown; method: string }[] = Array.isArray(body) ? body : [body];
-        const answers = calls.map((call) =>
-          call.method === 'eth_call' ? { jsonrpc: '2.0', id: call.id, error: { code: -32000, message: 'execution reverted' } } : { jsonrpc: '2.0', id: call.id, result: '0x1' },
-        );
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(body) ? answers : answers[0]));
-      });
-    });
-    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
-    try {
-      const rpcUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
-      const misnamed = new EvmChain({ rpcUrl, finalizedTag: true, confirmations: 1, maxBlockRange: 1_000, tokenDecimals: 6, tokenControls: 'tether' });
-
-      await expect(misnamed.frozenAmong(ETHEREUM_USDT_CONTRACT, [deposits[0]!])).rejects.toThrow(/tokenControls 'tether'.*'blocked-list'/s);
-      await expect(misnamed.tokenPaused(ETHEREUM_USDT_CONTRACT)).rejects.toThrow(/tokenControls 'tether'/);
-    } finally {
-      await new Promise<void>((resolve) => provider.close(() => resolve()));
-    }
+    await withScriptedProvider(
+      (method) => (method === 'eth_call' ? { error: { code: -32000, message: 'execution reverted' } } : { result: '0x1' }),
+      async (misnamed) => {
+        await expect(misnamed.frozenAmong(ETHEREUM_USDT_CONTRACT, [deposits[0]!])).rejects.toThrow(/tokenControls 'tether'.*'blocked-list'/s);
+        await expect(misnamed.tokenPaused(ETHEREUM_USDT_CONTRACT)).rejects.toThrow(/tokenControls 'tether'/);
+      },
+    );
   });
 });
 
@@ -173,30 +180,15 @@ describe('EvmChain.receipt', () => {
       status: '0x1',
       type: '0x2',
     };
-    const provider = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        const calls: { id: unknown; method: string }[] = Array.isArray(body) ? body : [body];
-        const answers = calls.map((call) => ({ jsonrpc: '2.0', id: call.id, result: call.method === 'eth_getTransactionReceipt' ? receipt : '0x1' }));
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(body) ? answers : answers[0]));
-      });
-    });
-    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
-    try {
-      const rpcUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
-      const reader = new EvmChain({ rpcUrl, finalizedTag: true, confirmations: 1, maxBlockRange: 1_000, tokenDecimals: 6, tokenControls: 'tether' });
-
-      const read = await reader.receipt(txHash);
-
-      expect(read).toMatchObject({
-        result: 'SUCCESS',
-        tokenTransfers: [{ contract: ETHEREUM_USDT_CONTRACT, to: deposits[0], amount: 7_000_000n, eventIndex: 0 }],
-        unreadableTransfers: [forger],
-      });
-    } finally {
-      await new Promise<void>((resolve) => provider.close(() => resolve()));
-    }
+    await withScriptedProvider(
+      (method) => ({ result: method === 'eth_getTransactionReceipt' ? receipt : '0x1' }),
+      async (reader) => {
+        expect(await reader.receipt(txHash)).toMatchObject({
+          result: 'SUCCESS',
+          tokenTransfers: [{ contract: ETHEREUM_USDT_CONTRACT, to: deposits[0], amount: 7_000_000n, eventIndex: 0 }],
+          unreadableTransfers: [forger],
+        });
+      },
+    );
   });
 });

@@ -58,62 +58,62 @@ beforeAll(async () => {
   await scan();
 });
 
+/** A new company's TRON deposit paid `amount` by the contract payer, its head event scanned. */
+async function paidDeposit(name: string, amount: string) {
+  const { company } = await createCompany(companies, { name, environment: 'sandbox' }, clock.now());
+  const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, company.id, { network: 'tron', reference: `${name}-${amount}` }, clock.now());
+  const { txHash, blockNumber } = await sandbox.submitTransfer({ contract: USDT, from: PAYER_CONTRACT, to: deposit.address, amount: usdt(amount) });
+  clock.advanceBlocks(1);
+  expect((await scan()).recorded).toBe(1); // the head's (unconfirmed) event
+  const read = () => getDeposit(deposits, company.id, deposit.id);
+  return { deposit, txHash, blockNumber, read };
+}
+
+/** Past finality: scanned and confirmed. */
+async function confirmLater() {
+  clock.advanceBlocks(25);
+  await scan();
+  return confirmDeposits(deps());
+}
+
 describe('TRON credit after a re-mined transaction', () => {
   it('credits nothing when the final chain has the transaction succeed without the transfer', async () => {
-    const { company } = await createCompany(companies, { name: 'Fork Co', environment: 'sandbox' }, clock.now());
-    const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, company.id, { network: 'tron', reference: 'fork-1' }, clock.now());
-    const { txHash, blockNumber } = await sandbox.submitTransfer({ contract: USDT, from: PAYER_CONTRACT, to: deposit.address, amount: usdt('100') });
-    clock.advanceBlocks(1);
-    expect((await scan()).recorded).toBe(1); // the head's (unconfirmed) event
+    const { deposit, txHash, blockNumber, read } = await paidDeposit('Fork Co', '100');
 
     // A micro-fork drops that block; the transaction is re-mined in the next one and succeeds there
     // without paying the deposit address (its inner transfer did not happen this time).
     await sandbox.dropTransaction(txHash);
     remined.set(txHash, { txHash, blockNumber: blockNumber + 1, result: 'SUCCESS', tokenTransfers: [] });
 
-    clock.advanceBlocks(25);
-    await scan();
-    await confirmDeposits(deps());
+    await confirmLater();
 
     expect(await sandbox.tokenBalance(USDT, deposit.address)).toBe(0n);
-    expect(await getDeposit(deposits, company.id, deposit.id)).toMatchObject({ status: 'awaiting_payment', creditedAmount: 0n });
+    expect(await read()).toMatchObject({ status: 'awaiting_payment', creditedAmount: 0n });
   });
 
   it('credits a transaction re-mined in another block that still pays the deposit', async () => {
-    const { company } = await createCompany(companies, { name: 'Fork Paid Co', environment: 'sandbox' }, clock.now());
-    const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, company.id, { network: 'tron', reference: 'fork-2' }, clock.now());
-    const { txHash, blockNumber } = await sandbox.submitTransfer({ contract: USDT, from: PAYER_CONTRACT, to: deposit.address, amount: usdt('100') });
-    clock.advanceBlocks(1);
-    expect((await scan()).recorded).toBe(1);
+    const { deposit, txHash, blockNumber, read } = await paidDeposit('Fork Paid Co', '100');
     remined.set(txHash, { txHash, blockNumber: blockNumber + 1, result: 'SUCCESS', tokenTransfers: [{ contract: USDT, to: deposit.address, amount: usdt('100') }] });
 
-    clock.advanceBlocks(25);
-    await scan();
-    await confirmDeposits(deps());
+    await confirmLater();
 
-    expect(await getDeposit(deposits, company.id, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('100') });
+    expect(await read()).toMatchObject({ status: 'completed', creditedAmount: usdt('100') });
   });
 });
 
 describe('TRON credit from the final chain, one receipt at a time', () => {
   it('credits nothing a full node on a forked branch shows at a final height while the final chain does not hold it', async () => {
-    const { company } = await createCompany(companies, { name: 'Stale Node Co', environment: 'sandbox' }, clock.now());
-    const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, company.id, { network: 'tron', reference: 'stale-1' }, clock.now());
-    const { txHash, blockNumber } = await sandbox.submitTransfer({ contract: USDT, from: PAYER_CONTRACT, to: deposit.address, amount: usdt('100') });
-    clock.advanceBlocks(1);
-    expect((await scan()).recorded).toBe(1);
+    const { deposit, txHash, blockNumber, read } = await paidDeposit('Stale Node Co', '100');
     // The network left the branch; the node that answers /wallet still shows it, paid, in its block.
     await sandbox.dropTransaction(txHash);
     forkedNode.set(txHash, { txHash, blockNumber, result: 'SUCCESS', tokenTransfers: [{ contract: USDT, to: deposit.address, amount: usdt('100') }] });
 
-    clock.advanceBlocks(25);
-    await scan();
-    await confirmDeposits(deps());
+    await confirmLater();
 
     // Nothing arrived: no credit, and the deposit still waits for a payment.
     expect(await sandbox.tokenBalance(USDT, deposit.address)).toBe(0n);
-    expect(await getDeposit(deposits, company.id, deposit.id)).toMatchObject({ creditedAmount: 0n });
-    expect((await getDeposit(deposits, company.id, deposit.id)).status).not.toBe('completed');
+    expect(await read()).toMatchObject({ creditedAmount: 0n });
+    expect((await read()).status).not.toBe('completed');
   });
 
   it('credits the other deposits when one transaction’s receipt cannot be read, and that one once it can', async () => {
@@ -127,9 +127,7 @@ describe('TRON credit from the final chain, one receipt at a time', () => {
     expect((await scan()).recorded).toBe(2);
     failing.add(txHash);
 
-    clock.advanceBlocks(25);
-    await scan();
-    const first = await confirmDeposits(deps());
+    const first = await confirmLater();
 
     expect(await getDeposit(deposits, other.id, paid.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('250') });
     expect(await getDeposit(deposits, company.id, stuck.id)).toMatchObject({ creditedAmount: 0n });
@@ -141,21 +139,15 @@ describe('TRON credit from the final chain, one receipt at a time', () => {
   });
 
   it('leaves a transfer confirming, not dropped, when the node answers a USDT Transfer log it cannot read', async () => {
-    const { company } = await createCompany(companies, { name: 'Garbled Co', environment: 'sandbox' }, clock.now());
-    const deposit = await createDeposit(deposits, TRON_DEPOSIT_SETTINGS, company.id, { network: 'tron', reference: 'garbled-1' }, clock.now());
-    const { txHash, blockNumber } = await sandbox.submitTransfer({ contract: USDT, from: PAYER_CONTRACT, to: deposit.address, amount: usdt('40') });
-    clock.advanceBlocks(1);
-    expect((await scan()).recorded).toBe(1);
+    const { txHash, blockNumber, read } = await paidDeposit('Garbled Co', '40');
     remined.set(txHash, { txHash, blockNumber, result: 'SUCCESS', tokenTransfers: [], unreadableTransfers: [USDT] });
 
-    clock.advanceBlocks(25);
-    await scan();
-    await confirmDeposits(deps());
+    await confirmLater();
     // Not dropped as a transaction that no longer pays: the node's answer proves nothing.
-    expect(await getDeposit(deposits, company.id, deposit.id)).toMatchObject({ status: 'confirming', receivedAmount: usdt('40'), creditedAmount: 0n });
+    expect(await read()).toMatchObject({ status: 'confirming', receivedAmount: usdt('40'), creditedAmount: 0n });
 
     remined.delete(txHash);
     await confirmDeposits(deps());
-    expect(await getDeposit(deposits, company.id, deposit.id)).toMatchObject({ status: 'completed', creditedAmount: usdt('40') });
+    expect(await read()).toMatchObject({ status: 'completed', creditedAmount: usdt('40') });
   });
 });
