@@ -4,6 +4,10 @@ import { createCompany } from '#functions/companies/company';
 import { createDeposit, type Deposit } from '#functions/deposits/deposits';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
+import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
+import { getWithdrawal, requestWithdrawal } from '#functions/withdrawals/withdrawals';
+import { sendSolanaWithdrawals, settleSolanaWithdrawals } from '#functions/networks/solana/withdrawal-sending';
+import { PAYOUT_COMPUTE_UNITS } from '#functions/networks/solana/payouts';
 import { SolanaBlockhashNotFound, type SolanaRpcChain } from '#functions/networks/solana/rpc-chain';
 import { sweepCapacity, sweepSolanaDepositAddresses } from '#functions/networks/solana/sweeps';
 import { openAndReclaim, solanaSweeperRun } from '#functions/networks/solana/jobs';
@@ -18,9 +22,10 @@ import { readItem } from '#adapters/dynamo/queries';
 import { toBigInt } from '#adapters/dynamo/client';
 import { depositAddressItem } from '#adapters/dynamo/items/deposit-address';
 import { useFreshTable } from '../support/dynamo.ts';
-import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
+import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { FINALITY_DEPTH, SOLANA_TEST_HOT_WALLET, nodeChainOf, useSolanaNode } from '../support/solana.ts';
 import { customerPays, solanaDepositJobs, solanaDepositSettings, solanaSweeper } from '../support/solana-sweeps.ts';
+import { newHotWallet, newSolanaWallet, solanaSenderDeps } from '../support/solana-payouts.ts';
 
 /**
  * Solana's deposit sweeps on the real runtime (the local node: litesvm behind JSON-RPC) and
@@ -240,6 +245,48 @@ describe('Solana deposit sweeps on the local runtime', () => {
     expect(await openAndReclaim(sweeper(), quiet, later(DEPOSIT_TTL_MS + RECLAIM_MARGIN_MS + 120_000))).toEqual({ opened: [], reclaimed: 0 });
     // The late payment is credited as any.
     expect(await jobs.settle()).toMatchObject({ confirmed: 1 });
+  }, 60_000);
+
+  it("opens no deposit account that would take the hot wallet's SOL below what the payouts waiting need: one company's unpaid deposits do not take every opening, and a payout to a new wallet still lands", async () => {
+    // A payout waiting, from another company, to a wallet with no token account: it pays the account's rent too.
+    const other = (await createCompany(companies, { name: 'Solana Payout Co', environment: 'sandbox' }, new Date())).company.id;
+    await creditAvailable(env.db, env.tableName, other, 'USDT', '100', 'solana');
+    const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
+    const payout = await requestWithdrawal(withdrawals, { ...WITHDRAWAL_RULES, networks: { solana: {} } }, other, { reference: `payout-${Math.random()}`, network: 'solana', address: newSolanaWallet(), amount: usdt('5') }, new Date());
+    // The floor: the stage's minimum, and the payout's fee at most (its signature, its compute at the
+    // priority fee cap) and the rent of the token account it creates.
+    const minimum = 10_000_000n;
+    const rent = await chain.rentExemptMinimum(TOKEN_ACCOUNT_BYTES);
+    const priorityFeeCap = BigInt(solana.settings().priorityFeeCapMicroLamports);
+    const floor = minimum + 5_000n + (priorityFeeCap * BigInt(PAYOUT_COMPUTE_UNITS)) / 1_000_000n + rent;
+    // A hot wallet of the test's own, just above the floor: two token accounts' rent and their fees more.
+    const hot = await newHotWallet(node(), { usdt: usdt('100'), lamports: floor + 2n * rent + 100_000n });
+    const own = solanaSweeper(env, solana.settings({ localHotWalletKey: hot.keypairHex, hotWalletSolMinimum: Number(minimum) }));
+    // Eight unpaid deposits of one company, then one of another's, made an hour ago (out of the
+    // opening window of the other tests' runs, which go by the time now).
+    const madeAt = new Date(Date.now() - 60 * 60_000);
+    const settings = solanaDepositSettings(env, solana.settings());
+    const many: Deposit[] = [];
+    for (let i = 0; i < 8; i++) many.push(await createDeposit(deposits, settings, companyId, { network: 'solana', reference: `unpaid-many-${i}-${Math.random()}` }, madeAt));
+    const theOther = await createDeposit(deposits, settings, other, { network: 'solana', reference: `unpaid-other-${Math.random()}` }, new Date(madeAt.getTime() + 1_000));
+
+    const opened: string[] = [];
+    for (let run = 1; run <= 3; run++) {
+      opened.push(...(await openAndReclaim(own, quiet, new Date(madeAt.getTime() + run * 60_000))).opened);
+      expect(await chain.feeBalance(hot.address)).toBeGreaterThanOrEqual(floor);
+    }
+    expect(opened.length).toBeGreaterThan(0);
+    expect(opened.length).toBeLessThan(many.length + 1);
+    expect(opened).toContain(theOther.address);
+    const states = await chain.tokenAccounts(node().mint, opened);
+    for (const owner of opened) expect(states.get(owner)).toMatchObject({ exists: true, delegate: hot.address, closeAuthority: hot.address });
+
+    // The payout to a new wallet lands: its fee and the rent of the payee's token account were kept.
+    const sender = solanaSenderDeps(env, node(), hot.signer);
+    expect(await sendSolanaWithdrawals(sender)).toMatchObject({ sent: 1 });
+    finalise();
+    expect(await settleSolanaWithdrawals(sender)).toMatchObject({ completed: 1, failed: 0 });
+    expect(await getWithdrawal(withdrawals, other, payout.id)).toMatchObject({ status: 'completed', deliveredAmount: usdt('5') });
   }, 60_000);
 
   it('a frozen deposit token account is held and left out of the sweep; once thawed it goes back to the due list and is swept', async () => {

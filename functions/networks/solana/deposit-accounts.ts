@@ -2,8 +2,11 @@ import { address, getTransactionMessageSize, some, type Instruction, type Transa
 import { AuthorityType, getApproveInstruction, getCloseAccountInstruction, getCreateAssociatedTokenIdempotentInstruction, getSetAuthorityInstruction } from '@solana-program/token';
 import type { Log } from '../../shared/log.ts';
 import { DEPOSIT_TTL_MS } from '../../deposits/deposits.ts';
-import { SOLANA_TRANSACTION_BYTES, type SolanaChain, type TokenAccountState } from './chain.ts';
+import type { ListedDepositAddress } from '../../deposits/deposit-address-filter.ts';
+import { withdrawalsIn, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
+import { SOLANA_TRANSACTION_BYTES, TOKEN_ACCOUNT_BYTES, type SolanaChain, type TokenAccountState } from './chain.ts';
 import { solanaAddressFormat } from './address.ts';
+import { PAYOUT_COMPUTE_UNITS } from './payouts.ts';
 import type { SolanaSweepStore } from './sweep-types.ts';
 import { signedTransaction, transactionMessage, type TransactionLifetime } from './transaction-message.ts';
 
@@ -22,14 +25,29 @@ import { signedTransaction, transactionMessage, type TransactionLifetime } from 
  *
  * Opened: each sweeper run reads the deposit addresses listed in the last OPENING_WINDOW_MS (every
  * network's listing, in the order made; Solana's are told by their form) and opens each Solana one
- * not opened yet whose account exists or whose deposit is still awaiting payment or confirming: creates its associated token account when the payer has not (the hot wallet pays
- * the rent, ~0.002 SOL, which closing the account returns to it), approves the hot wallet and names
- * it close authority, signed by the owner's key from the seed (the sweeper's alone), about five
- * addresses a transaction. Only addresses given to a deposit are opened, not the owners written
- * ahead, so no rent waits on an address no one was given. A payer that created the account first is
- * no matter (the owner approves all the same); an account that could not be opened (frozen, a failed
- * run, an address listed before the window) is swept by its owner's key, as before: opening makes a
- * sweep smaller, never possible or not.
+ * not opened yet whose account exists or whose deposit is still awaiting payment or confirming:
+ * creates its associated token account when the payer has not (the hot wallet pays the rent, ~0.002
+ * SOL, which closing the account returns to it), approves the hot wallet and names it close
+ * authority, signed by the owner's key from the seed (the sweeper's alone), about five addresses a
+ * transaction. Opened before it is paid, a deposit's first sweep is already the hot wallet's, twenty
+ * a transaction, with no run lost to opening it after the credit (an address sent to be opened waits
+ * a run, below). Only addresses given to a deposit are opened, not the owners written ahead, so no
+ * rent waits on an address no one was given. A payer that created the account first is no matter
+ * (the owner approves all the same); an account that could not be opened (frozen, a failed run, an
+ * address listed before the window, the SOL kept for payouts) is swept by its owner's key, as before:
+ * opening makes a sweep smaller, never possible or not.
+ *
+ * Paid for with the SOL payouts need: the rent of an unpaid deposit's account stays locked until the
+ * deposit expires and a day more (below), so deposits made and never paid, one company's or the
+ * ordinary traffic's, would otherwise drain the hot wallet, and every company's payouts then fail the
+ * node's preflight for their fee. So a run opens nothing that would take the hot wallet's SOL below a
+ * floor (openingBudget): the stage's hotWalletSolMinimum, and for each Solana payout pending or
+ * processing its fee at most (its signature and PAYOUT_COMPUTE_UNITS at the priority fee cap) and the
+ * rent of the token account it may create. Within that, the accounts already made (paid: the payer
+ * paid their rent, only signatures are left to pay) go first; then unpaid deposits' accounts,
+ * NEW_ACCOUNTS_PER_RUN at most, taken in turns company by company and NEW_ACCOUNTS_PER_COMPANY_PER_RUN
+ * at most each, so that one company's unpaid deposits never take every opening. What a run leaves
+ * is tried again by the next while its address is in the window.
  *
  * Reclaimed: a deposit that expires unpaid leaves its opened account empty, holding the rent. Once
  * the listing shows an address older than a deposit lives (DEPOSIT_TTL_MS, and RECLAIM_MARGIN_MS more
@@ -47,6 +65,18 @@ import { signedTransaction, transactionMessage, type TransactionLifetime } from 
 export const OPENING_WINDOW_MS = 10 * 60_000;
 /** The most opening transactions one run sends (~5 addresses each): beyond, addresses are swept by their owners. */
 export const OPENINGS_PER_RUN = 20;
+/** The most accounts one run creates for deposits not paid yet (their rent the hot wallet's): some 0.05 SOL a minute. */
+export const NEW_ACCOUNTS_PER_RUN = 25;
+/** The most of those one company's deposits take in a run: one opening transaction's worth. */
+export const NEW_ACCOUNTS_PER_COMPANY_PER_RUN = 5;
+/** Payouts counted, pending and processing, for the SOL kept for them: past this many (some 1 SOL of
+ * fees and rent) the count is taken as this, and stops costing the sweeper more reads. */
+export const PAYOUTS_COUNTED_AT_MOST = 500;
+/** Solana's fee for each signature a transaction carries, lamports. */
+const LAMPORTS_PER_SIGNATURE = 5_000n;
+/** What opening one address costs at most beyond its rent: the owner's signature, and the hot wallet's
+ * of its transaction (one for five addresses: counted whole for each). */
+const OPENING_FEE_EACH = 2n * LAMPORTS_PER_SIGNATURE;
 /** How long after a deposit expires its empty opened account is closed: a payment may come late. */
 export const RECLAIM_MARGIN_MS = 24 * 60 * 60_000;
 /** Listing entries the reclaim reads a run. */
@@ -64,6 +94,15 @@ export interface DepositAccountDeps {
   store: Pick<SolanaSweepStore, 'depositAddressesListed' | 'listedAddressesAfter' | 'reclaimCursor' | 'setReclaimCursor' | 'depositsInProgress' | 'openSweeps'>;
   /** The owner's key at an address index (from the seed). */
   ownerAt(index: number): Promise<TransactionSigner>;
+  /** What the hot wallet's SOL is kept for, which no opening spends (openingBudget). */
+  payouts: {
+    /** Solana's withdrawals (the sender's store): those pending and processing are counted. */
+    store: WithdrawalSendingStore;
+    /** SOLANA `hotWalletSolMinimum`, lamports: the floor with no payout waiting. */
+    solMinimum: bigint;
+    /** SOLANA `priorityFeeCapMicroLamports`: the most a payout offers per compute unit. */
+    priorityFeeCap: bigint;
+  };
   log: Log;
 }
 
@@ -89,8 +128,12 @@ export async function openDepositAccounts(deps: DepositAccountDeps, hotWallet: T
     return state?.exists || inProgress.has(each.owner.depositId);
   });
   if (toOpen.length === 0) return none;
+  const { spendable, rent } = await openingBudget(deps, hotWallet.address);
+  const { affordable, short } = withinBudget(toOpen, states, rent, spendable);
+  if (short) deps.log.warn("deposit accounts left unopened: the hot wallet's SOL is kept for payouts", { network: 'solana', opening: affordable.length, leftUnopened: toOpen.length - affordable.length, spendableLamports: String(spendable) });
+  if (affordable.length === 0) return none;
   const lifetime = await deps.chain.latestBlockhash();
-  const owners = await Promise.all(toOpen.map(async (each) => ({ signer: await deps.ownerAt(each.addressIndex), address: each.address, state: states.get(each.address)! })));
+  const owners = await Promise.all(affordable.map(async (each) => ({ signer: await deps.ownerAt(each.addressIndex), address: each.address, state: states.get(each.address)! })));
   const mine = owners.filter((owner) => {
     if (owner.signer.address === owner.address) return true;
     deps.log.error('the deposit seed does not give this deposit address at its index: not opened', { network: 'solana', address: owner.address });
@@ -104,6 +147,64 @@ export async function openDepositAccounts(deps: DepositAccountDeps, hotWallet: T
     if (await sendQuietly(deps, await signedTransaction(openingMessage(hotWallet, deps.mint, lifetime, batch)), 'opening deposit accounts')) opened.push(...batch.map((owner) => owner.address));
   }
   return { opened, transactions };
+}
+
+/**
+ * What a run may spend on openings, lamports: the hot wallet's SOL above the floor the payouts need
+ * (the stage's minimum; for each Solana payout pending or processing, its fee at most and the rent of
+ * the token account it may create), 0n at or below it; and a token account's rent. The payouts are
+ * counted only as far as the SOL could cover them: past that nothing is spendable whatever the count.
+ */
+export async function openingBudget(deps: Pick<DepositAccountDeps, 'chain' | 'payouts'>, hotWallet: string): Promise<{ spendable: bigint; rent: bigint }> {
+  const [sol, rent] = await Promise.all([deps.chain.feeBalance(hotWallet), deps.chain.rentExemptMinimum(TOKEN_ACCOUNT_BYTES)]);
+  const above = sol - deps.payouts.solMinimum;
+  if (above <= 0n) return { spendable: 0n, rent };
+  const eachPayout = rent + payoutFeeAtMost(deps.payouts.priorityFeeCap);
+  const payouts = await payoutsInFlight(deps.payouts.store, above / eachPayout + 1n);
+  const spendable = above - BigInt(payouts) * eachPayout;
+  return { spendable: spendable > 0n ? spendable : 0n, rent };
+}
+
+/** The most one payout pays in fees: its one signature, and its compute limit at the priority fee cap
+ * (./payouts.ts: the fee is the price per unit times the limit, micro-lamports), rounded up. */
+export const payoutFeeAtMost = (priorityFeeCap: bigint): bigint => LAMPORTS_PER_SIGNATURE + (priorityFeeCap * BigInt(PAYOUT_COMPUTE_UNITS) + 999_999n) / 1_000_000n;
+
+/** Solana payouts pending or processing, counted up to `atMost` (and PAYOUTS_COUNTED_AT_MOST). */
+async function payoutsInFlight(store: WithdrawalSendingStore, atMost: bigint): Promise<number> {
+  const limit = atMost < BigInt(PAYOUTS_COUNTED_AT_MOST) ? Number(atMost) : PAYOUTS_COUNTED_AT_MOST;
+  let counted = 0;
+  for (const status of ['processing', 'pending'] as const) {
+    for await (const _withdrawal of withdrawalsIn({ store }, status, null)) if (++counted >= limit) return counted;
+  }
+  return counted;
+}
+
+/**
+ * The addresses to open, in order, within `spendable` lamports: the accounts already made (their rent
+ * paid by the payer) first; then those still to create, NEW_ACCOUNTS_PER_RUN at most, taken in turns
+ * company by company (each in the order listed), NEW_ACCOUNTS_PER_COMPANY_PER_RUN at most each. Each
+ * costs OPENING_FEE_EACH, and `rent` where it is created; the first that no longer fits ends the list
+ * (`short`).
+ */
+function withinBudget(toOpen: ListedDepositAddress[], states: Map<string, TokenAccountState>, rent: bigint, spendable: bigint): { affordable: ListedDepositAddress[]; short: boolean } {
+  const made = toOpen.filter((each) => states.get(each.address)?.exists);
+  const turns = new Map<string, ListedDepositAddress[]>();
+  for (const each of toOpen.filter((candidate) => !states.get(candidate.address)?.exists)) {
+    const company = turns.get(each.owner.companyId) ?? [];
+    if (company.length < NEW_ACCOUNTS_PER_COMPANY_PER_RUN) company.push(each);
+    turns.set(each.owner.companyId, company);
+  }
+  const toCreate: ListedDepositAddress[] = [];
+  for (let turn = 0; turn < NEW_ACCOUNTS_PER_COMPANY_PER_RUN; turn++) for (const company of turns.values()) if (turn < company.length) toCreate.push(company[turn]!);
+  const affordable: ListedDepositAddress[] = [];
+  let left = spendable;
+  for (const each of [...made, ...toCreate.slice(0, NEW_ACCOUNTS_PER_RUN)]) {
+    const cost = OPENING_FEE_EACH + (states.get(each.address)?.exists ? 0n : rent);
+    if (cost > left) return { affordable, short: true };
+    left -= cost;
+    affordable.push(each);
+  }
+  return { affordable, short: false };
 }
 
 /** Closes the empty opened accounts of deposit addresses listed before deposits of their age expired; how many. */

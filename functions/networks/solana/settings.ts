@@ -39,7 +39,8 @@ export const solanaNetworkSettings = v.strictObject({
   /** USDT below which a deposit address is not swept. Absent: the stage's SWEEP_MINIMUM_USDT. */
   sweepMinimumUsdt: v.optional(usdtFigure),
   /** SOL (lamports) below which the hot wallet's balance counts HotWalletGasLow: it pays every fee,
-   * and the rent of the token accounts payouts create. */
+   * and the rent of the token accounts payouts create. With what the payouts waiting need, the floor
+   * no opening of a deposit account takes it below (./deposit-accounts.ts openingBudget). */
   hotWalletSolMinimum: v.optional(whole(0, 1e15), 100_000_000),
   /** How many deposit addresses the sweeper keeps derived ahead of the address index. */
   depositOwnersAhead: v.optional(whole(100, 100_000), 2_000),

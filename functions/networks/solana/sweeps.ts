@@ -14,6 +14,7 @@ import { stderrLog, type Log } from '../../shared/log.ts';
 import { parseAmount } from '../../shared/money.ts';
 import { needed } from '../../settings/schema.ts';
 import { DynamoTransactionClaims } from '../../adapters/dynamo/transaction-claims.ts';
+import { DynamoWithdrawalSendingStore } from '../../adapters/dynamo/withdrawal-sending-store.ts';
 import type { JobTable } from '../network.ts';
 import { SOLANA_TRANSACTION_BYTES, type SolanaChain, type TokenAccountState } from './chain.ts';
 import { transactionErrorCode } from './rpc-chain.ts';
@@ -562,6 +563,14 @@ export function solanaSweepDepsFrom(settings: SolanaSweeperSettings, { db, table
     usdtAt: async (owners) => new Map([...(await reader.tokenAccounts(network.usdtMint, owners))].map(([owner, state]) => [owner, state.amount])),
     hotWalletSolMinimum: BigInt(network.hotWalletSolMinimum),
     writeOwnersAhead: async (now = new Date()) => writeDepositOwnersAhead(db, tableName, seed, await nextAddressIndex(db, tableName), network.depositOwnersAhead, now),
-    depositAccounts: { chain: reader, mint: network.usdtMint, store: deps.store, ownerAt: (index) => deps.owners.signerAt(index), log: stderrLog },
+    depositAccounts: {
+      chain: reader,
+      mint: network.usdtMint,
+      store: deps.store,
+      ownerAt: (index) => deps.owners.signerAt(index),
+      // Opening leaves the SOL Solana's payouts need (./deposit-accounts.ts openingBudget).
+      payouts: { store: new DynamoWithdrawalSendingStore(db, tableName, 'solana'), solMinimum: BigInt(network.hotWalletSolMinimum), priorityFeeCap: BigInt(network.priorityFeeCapMicroLamports) },
+      log: stderrLog,
+    },
   };
 }

@@ -75,6 +75,12 @@ export const tronJobs: NetworkJobs = {
       store: new DynamoSweepStore(db, tableName),
       claims: new DynamoTransactionClaims(db, tableName),
       settings: { minimumSweep: settings.SWEEP_MINIMUM_USDT, feeTopUp: BigInt(settings.SWEEP_TOP_UP_SUN) },
+      // Top-ups leave the TRX TRON's payouts may burn, their float read as the sender reads it (./sweeps.ts payoutReserveSun).
+      payouts: {
+        store: new DynamoWithdrawalSendingStore(db, tableName, NETWORK),
+        feeLimitSun: BigInt(settings.WITHDRAWAL_FEE_LIMIT_SUN),
+        hotWalletUsdt: async () => (chainSettings.enforcesBalances ? chain.tokenBalance(chainSettings.usdtContract, await hotWallet.address()) : null),
+      },
     };
     return async (log: Log) =>
       depositSweeperRun({

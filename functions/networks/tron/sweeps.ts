@@ -6,6 +6,7 @@ import { stderrLog, type Log } from '../../shared/log.ts';
 import { setAsideFrozen, usdtAtEach, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
 import { duePages } from '../../deposits/due-list.ts';
 import { emptyTooSoon, READ_EMPTY_TOO_SOON, sweepAmount, type CountsTaken, type SweepAmount, type SweepCounts } from '../../deposits/sweep-amount.ts';
+import { withdrawalsIn, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
 
 /**
  * Sweeps move confirmed deposit funds from deposit addresses to the hot wallet, which pays for
@@ -16,6 +17,14 @@ import { emptyTooSoon, READ_EMPTY_TOO_SOON, sweepAmount, type CountsTaken, type 
  * the hot wallet (`reclaiming`): a deposit address is made for one deposit, so TRX left there would
  * be Cambio's money stranded at every address it ever swept. The ledger does not change: this is
  * treasury moving between its own wallets. Each sweep is recorded for reconciliation.
+ *
+ * Payouts before sweeps: the hot wallet's TRX pays both the top-ups and every payout's energy, and the
+ * withdrawal sender, a Lambda of its own on its own lease, sets aside a fee limit of it for each payout
+ * it signs only within its run. So the top-ups leave the hot wallet a fee limit for each payout signed
+ * and not final and each pending one its USDT covers (payoutReserveSun): spent on top-ups, that TRX
+ * would leave those payouts mined OUT_OF_ENERGY or waiting for TRX, where an address left unswept
+ * waits a run or more with its credit already available. A pending payout the USDT cannot cover keeps
+ * nothing back: the sweeps are what bring its USDT.
  */
 export type SweepStatus = 'topping_up' | 'sweeping' | 'reclaiming' | 'done' | 'failed';
 
@@ -100,6 +109,8 @@ export interface SweepDeps {
   settings: { minimumSweep: bigint; feeTopUp: bigint; duePerRun?: number };
   /** The issuer's freeze list: a frozen address is set aside, never topped up (frozen-addresses.ts). */
   frozenAmong?: FrozenAmong;
+  /** The payouts the top-ups leave the hot wallet's TRX for (payoutReserveSun); absent, none. */
+  payouts?: PayoutsWaiting;
   now?: () => Date;
   /** The run's logger; stderr JSON when absent. */
   log?: Log;
@@ -138,6 +149,51 @@ export const RECLAIM_ATTEMPTS = 3;
  * creates the deposit address's account (its first), some 0.27 TRX of bandwidth otherwise. */
 const TOP_UP_FEE_ALLOWANCE_SUN = 1_100_000n;
 
+/** TRON's payouts as the top-ups read them, to leave the TRX they may burn (payoutReserveSun). */
+export interface PayoutsWaiting {
+  /** TRON's withdrawals, the sender's store. */
+  store: WithdrawalSendingStore;
+  /** WITHDRAWAL_FEE_LIMIT_SUN: the most TRX one payout may burn. */
+  feeLimitSun: bigint;
+  /** The hot wallet's USDT as the sender reads it (its float); null where the chain does not limit it. */
+  hotWalletUsdt: () => Promise<bigint | null>;
+}
+
+/** Payouts read, pending and processing each, for the TRX kept for them: past this many (15,000 TRX
+ * at a 30 TRX fee limit) the reserve is taken as this many fee limits, and costs no more reads. */
+export const PAYOUTS_COUNTED_AT_MOST = 500;
+
+/**
+ * The TRX (sun) the top-ups leave in the hot wallet for payouts: a fee limit for each one `processing`
+ * (signed and not final: its energy may not be burnt yet) and for each `pending` one the hot wallet's
+ * USDT, less what the processing ones move, covers, oldest first as the sender takes them (one it
+ * cannot cover waits for the float, which only the sweeps bring). Read only as far as `balanceSun`
+ * could cover: past that the reserve is the whole balance whatever the count.
+ */
+export async function payoutReserveSun(payouts: PayoutsWaiting, balanceSun: bigint): Promise<bigint> {
+  const enough = Number(balanceSun / payouts.feeLimitSun) + 1;
+  const atMost = Math.min(enough, PAYOUTS_COUNTED_AT_MOST);
+  const reserve = (count: number) => BigInt(count) * payouts.feeLimitSun;
+  let counted = 0;
+  let outgoing = 0n;
+  for await (const withdrawal of withdrawalsIn(payouts, 'processing', null)) {
+    outgoing += withdrawal.amount;
+    if (++counted >= atMost) return reserve(counted);
+  }
+  const held = await payouts.hotWalletUsdt();
+  let float = held === null ? null : held - outgoing;
+  let read = 0;
+  for await (const withdrawal of withdrawalsIn(payouts, 'pending', null)) {
+    if (++read > PAYOUTS_COUNTED_AT_MOST) break;
+    if (float !== null) {
+      if (withdrawal.amount > float) continue;
+      float -= withdrawal.amount;
+    }
+    if (++counted >= atMost) break;
+  }
+  return reserve(counted);
+}
+
 /** Failed sweeps of one address in a row before the next attempt waits. */
 export const FAILURES_BEFORE_BACKOFF = 3;
 const FIRST_BACKOFF_MS = 60 * 60_000;
@@ -166,8 +222,10 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
   const result: SweepResult = { toppedUp: 0, swept: 0, done: 0, failed: 0, held: 0, frozen: 0 };
   const hotWallet = await deps.hotWallet.address();
   const final = await deps.chain.finalBlock();
-  /** The hot wallet's TRX, read at the run's first top-up and counted down by each. */
+  /** The hot wallet's TRX the top-ups may spend (what payouts need kept back), read at the run's first
+   * top-up and counted down by each. */
   let hotWalletTrx: bigint | undefined;
+  let keptForPayouts = 0n;
   // At most DUE_PER_RUN addresses worked a run, read past those that wait (workableDue).
   const perRun = deps.settings.duePerRun ?? DUE_PER_RUN;
   let worked = 0;
@@ -199,11 +257,16 @@ export async function sweepDepositAddresses(deps: SweepDeps): Promise<SweepResul
       // waits, as held, with no failed sweep against it (three in a row back it off for hours),
       // until TRX arrives. Only what the address lacks: TRX an earlier attempt or reclaim left there counts.
       const topUpSun = deps.settings.feeTopUp - trxThere;
-      hotWalletTrx ??= await deps.feeBalanceOf(hotWallet);
+      if (hotWalletTrx === undefined) {
+        const balance = await deps.feeBalanceOf(hotWallet);
+        keptForPayouts = deps.payouts ? await payoutReserveSun(deps.payouts, balance) : 0n;
+        hotWalletTrx = balance - keptForPayouts;
+      }
       if (hotWalletTrx < topUpSun + TOP_UP_FEE_ALLOWANCE_SUN) {
         result.held++;
         // No top-up goes out this run: reading further addresses would only hold them too.
         trxShort = true;
+        if (keptForPayouts > 0n) (deps.log ?? stderrLog).warn("no top-up this run: the hot wallet's TRX is kept for payouts", { network: 'tron', keptForPayoutsSun: String(keptForPayouts) });
         continue;
       }
       hotWalletTrx -= topUpSun + TOP_UP_FEE_ALLOWANCE_SUN;
