@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { ensureTable, startDynamoDbLocal } from '#local/dynamodb-local';
+import { loadDefaultScreeningLists } from '#local/screening-defaults';
 
 /**
  * A DynamoDB Local of a scenario's own, for the scenarios that write thousands of items (the
@@ -17,11 +18,14 @@ export interface OwnDynamo {
   stop(): Promise<void>;
 }
 
-/** Starts DynamoDB Local (in memory) with `tableName` on it; it is stopped again if the table cannot be made. */
+/** Starts DynamoDB Local (in memory) with `tableName` on it, holding the shipped screening list as
+ * `npm start`'s table does (a list never loaded refuses every payout and credit); it is stopped
+ * again if the table cannot be made. */
 export async function startOwnDynamo(tableName: string): Promise<OwnDynamo> {
   const dynamo = await startDynamoDbLocal({});
   try {
     await ensureTable(dynamo.endpoint, tableName);
+    await loadDefaultScreeningLists(dynamo.endpoint, tableName);
   } catch (error) {
     await dynamo.stop();
     throw error;

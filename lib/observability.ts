@@ -207,6 +207,17 @@ export class OperationsAlarms extends Construct {
       screeningAge,
       { threshold: 48, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 2, datapointsToAlarm: 2, missing: TreatMissingData.BREACHING },
     );
+    // Published by a run that downloaded: the daily one, and every hourly one while the last attempt
+    // failed. Two failed hours in a row, not one: OFAC's server failing once is retried within the
+    // hour. A stage whose list was never loaded refuses every payout meanwhile, so this is on-call's
+    // before the age alarm's 48 hours.
+    const refreshFailed = app('ScreeningRefreshFailed', 'Maximum', Duration.hours(1));
+    alarm(
+      'ScreeningRefreshFailed',
+      "The screening refresh job failed to download or import OFAC's SDN list in two hourly runs in a row (it tries again every hour): new listings are not screened, and a stage that never loaded the list refuses withdrawals, splits and allowlist entries (503 SCREENING_UNAVAILABLE) and credits no deposit. Read the job's log ('screening list not refreshed' names the cause), fix it or import the file by hand (README, Screening).",
+      refreshFailed,
+      { threshold: 1, evaluationPeriods: 2, datapointsToAlarm: 2 },
+    );
 
     if (props.mailFrom) {
       // The account's reputation (namespace AWS/SES, no dimension; decimals, 0.05 is 5 %), which is
@@ -259,7 +270,7 @@ export class OperationsAlarms extends Construct {
           ]),
         ],
         [graph('Finance export', [exportFailed], [exportNotStarted]), graph('Ledger CSV', [ledgerCsvFailed], [app('LedgerDaysWritten', 'Sum', Duration.hours(1))])],
-        [graph('Screening list age (hours)', [screeningAge], [app('ScreeningRefreshFailed', 'Maximum', Duration.hours(1))])],
+        [graph('Screening list age (hours)', [screeningAge], [refreshFailed])],
       ],
     });
   }

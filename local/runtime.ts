@@ -106,6 +106,10 @@ export interface LocalRuntimeOptions {
   /** Milliseconds between the Solana node's slots (400, mainnet's); null: they move only when a
    * test advances them. */
   solanaSlotIntervalMs?: number | null;
+  /** Loads the shipped OFAC snapshot into the table (default: yes, screening is on from the first
+   * start). False leaves the list as the table has it: a new table then has none, as a deployed
+   * stage before its first import (tests of screening that is not available yet). */
+  screeningDefaults?: boolean;
 }
 
 /**
@@ -128,7 +132,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   try {
     await ensureTable(dynamoEndpoint, tableName);
     // Screening is on by default (../shared/networks.md): the shipped OFAC snapshot, loaded once.
-    await loadDefaultScreeningLists(dynamoEndpoint, tableName);
+    if (options.screeningDefaults !== false) await loadDefaultScreeningLists(dynamoEndpoint, tableName);
     const { sandbox, seeded } = await sandboxCompany(dynamoEndpoint, tableName, options.dataDir);
     cognito = await startCognitoEmulator({ dataDir: options.dataDir });
     const hotWalletKey = options.environment?.LOCAL_HOT_WALLET_KEY ?? STAGES.local.functionEnvironment.LOCAL_HOT_WALLET_KEY!;

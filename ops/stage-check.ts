@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { argumentsOf, refuser } from './screening-target.ts';
 
@@ -6,9 +7,17 @@ import { argumentsOf, refuser } from './screening-target.ts';
  * `npm run stage:check -- --api-url <ApiUrl> [--dashboard-url <DashboardUrl>] [--create-deposit]`,
  * with CAMBIO_API_KEY and CAMBIO_API_SECRET set to a key of the stage: after a `cdk deploy`, checks
  * from outside, over HTTPS as an integrator and a browser reach it, that the stage answers as the
- * contract says. Reads only, unless --create-deposit (sandbox companies only) makes one deposit to
- * check a write, its read-back and an idempotent replay. Exits 1 when a check fails, 2 on bad usage.
+ * contract says. Writes nothing (its one POST, a withdrawal screening must refuse, cannot be paid
+ * either), unless --create-deposit (sandbox companies only) makes one deposit to check a write, its
+ * read-back and an idempotent replay. Exits 1 when a check fails, 2 on bad usage.
  */
+
+/** One of OFAC's TRON addresses (the shipped snapshot, config/screening/), which every stage's
+ * screening list holds once it has been loaded. */
+const OFAC_LISTED_TRX = readFileSync(fileURLToPath(new URL('../config/screening/sanctioned_TRX.txt', import.meta.url)), 'utf8').split('\n')[0]!.trim();
+/** The most the API takes: no company holds it, so the probe below is refused even if screening
+ * let it through (422 INSUFFICIENT_BALANCE), and writes nothing either way. */
+const UNAFFORDABLE_USDT = '999999999999';
 
 export interface StageCheckOptions {
   apiUrl: string;
@@ -67,6 +76,16 @@ export async function checkStage(options: StageCheckOptions): Promise<CheckResul
   await check('an unknown path answers 404 NOT_FOUND in the envelope', async () => {
     expectEnvelopeError(await request(`${api}/no-such-route`, credentials), 404, 'NOT_FOUND');
     return '404 NOT_FOUND';
+  });
+  await check("the sanctions screening list is loaded: a withdrawal to an address on OFAC's list is refused as sanctioned", async () => {
+    const body = JSON.stringify({ method: 'usdt', network: 'tron', address: OFAC_LISTED_TRX, amount: UNAFFORDABLE_USDT, reference: `stage-check-${randomUUID()}` });
+    const answer = await request(`${api}/withdrawals`, { ...credentials, 'Content-Type': 'application/json' }, body);
+    if (answer.status === 503 && answer.body?.error?.code === 'SCREENING_UNAVAILABLE') {
+      throw new Error("the screening list is empty, never loaded: withdrawals, splits and allowlist entries answer 503 and no deposit is credited until OFAC's list is imported (README, Screening)");
+    }
+    expectEnvelopeError(answer, 422, 'ADDRESS_NOT_ALLOWED');
+    if (answer.body.error.details?.reason !== 'sanctioned') throw new Error(`refused, but not as sanctioned: ${answer.text.slice(0, 200)}`);
+    return `${OFAC_LISTED_TRX} refused, nothing written`;
   });
   if (options.createDeposit) {
     await check('a deposit is created, read back and replayed by its Idempotency-Key', async () => {

@@ -27,4 +27,6 @@ export const ERROR_STATUS = {
   PRICE_UNAVAILABLE: 503,
   /** A network's part the request needs is not ready (Solana's deposit addresses not yet written ahead by the sweeper: functions/networks/solana/deposit-owners.ts); retry shortly. */
   NETWORK_UNAVAILABLE: 503,
+  /** The sanctions screening list has never been loaded (functions/screening/screening.ts screeningUnavailable): no destination is taken unscreened; retry later. */
+  SCREENING_UNAVAILABLE: 503,
 } as const satisfies Record<ErrorCode, number>;

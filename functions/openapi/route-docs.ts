@@ -106,14 +106,15 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
       '(as for a withdrawal: `cambio_address`, `token_contract`, `unspendable`), and so is one on the sanctions screening list ' +
       '(OFAC SDN digital-currency addresses and the stage\'s own entries, compared in any letter case; `details.reason: "sanctioned"`); ' +
       'nothing is written. 503 `NETWORK_UNAVAILABLE`: the network cannot give a new address this moment (Solana\'s are made ' +
-      'ahead, every minute; retry shortly); nothing is written.',
+      'ahead, every minute; retry shortly); nothing is written. 503 `SCREENING_UNAVAILABLE`: a `split` was given while the stage\'s ' +
+      'sanctions screening list has not been loaded yet (a new stage, before its first import of OFAC\'s list); nothing is written, retry later.',
     body: {
       name: 'CreateDepositRequest',
       schema: createDepositBody,
       example: { method: 'usdt', network: 'tron', reference: 'order-1001', amount: '25.00' },
     },
     success: { status: 201, record: deposit, description: 'The deposit, with its address' },
-    errors: ['DUPLICATE_REFERENCE', 'ADDRESS_NOT_ALLOWED', 'NETWORK_UNAVAILABLE'],
+    errors: ['DUPLICATE_REFERENCE', 'ADDRESS_NOT_ALLOWED', 'NETWORK_UNAVAILABLE', 'SCREENING_UNAVAILABLE'],
   },
   'GET /v1/deposits/{id}': {
     operationId: 'getDeposit',
@@ -144,7 +145,10 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
       'the incinerator and the Token programs). ' +
       'An `address` on the sanctions screening list (OFAC SDN digital-currency addresses, an Ethereum one on every EVM network, ' +
       'and the stage\'s own entries; compared in any letter case) → 422 `ADDRESS_NOT_ALLOWED` with `details.reason: "sanctioned"`, ' +
-      'whatever the allowlist says, and nothing is written. ' +
+      'whatever the allowlist says, and nothing is written. 503 `SCREENING_UNAVAILABLE` while the stage\'s screening list has not been ' +
+      'loaded yet (a new stage, before its first import of OFAC\'s list): no address is accepted unscreened, nothing is written, retry later. ' +
+      'A destination listed after the request, while the withdrawal waited `pending`, is screened again before it is signed: the withdrawal ' +
+      'ends `failed` with `failureReason: "DESTINATION_SANCTIONED"` and its amount and fee back in `available` (`withdrawal.failed`). ' +
       'A `reference` starting `split:` (in any letter case) is reserved for the withdrawals that forward deposit splits: 400 `VALIDATION_FAILED`. ' +
       'The example address is outside every range Cambio derives deposit addresses from, so it pays no deposit.',
     body: {
@@ -154,7 +158,7 @@ export const ROUTE_DOCS: Record<RouteKey, RouteDoc> = {
     },
     success: { status: 201, record: withdrawal, description: 'The withdrawal, pending' },
     // LIMIT_REACHED: the company's daily withdrawal limit (details dailyLimit, sentToday, remaining).
-    errors: ['DUPLICATE_REFERENCE', 'INSUFFICIENT_BALANCE', 'AMOUNT_TOO_SMALL', 'ADDRESS_NOT_ALLOWED', 'LIMIT_REACHED', 'NETWORK_UNAVAILABLE'],
+    errors: ['DUPLICATE_REFERENCE', 'INSUFFICIENT_BALANCE', 'AMOUNT_TOO_SMALL', 'ADDRESS_NOT_ALLOWED', 'LIMIT_REACHED', 'NETWORK_UNAVAILABLE', 'SCREENING_UNAVAILABLE'],
   },
   'GET /v1/withdrawals/{id}': {
     operationId: 'getWithdrawal',

@@ -188,6 +188,17 @@ export interface ScreeningListState {
   /** Set while an import writes its entries: one that finds it set finishes what the last left. */
   importStartedAt: string | null;
   lastImport: ImportSummary | null;
+  /** The refresh job's last attempt, when it failed and no import of OFAC's whole list has
+   * succeeded since: its hourly runs download again while it is set (./screening-refresh.ts). */
+  lastRefreshFailure: RefreshFailure | null;
+}
+
+export interface RefreshFailure {
+  at: string;
+  /** The URL it downloaded from. */
+  from: string;
+  /** The error's name and message. */
+  failure: string;
 }
 
 export interface ImportSummary {
@@ -221,7 +232,8 @@ export interface ScreeningStore {
   /** Writes OFAC's part of each entry, several at once; a stage's part is left as it is. */
   writeOfac(changes: OfacChange[], at: string): Promise<void>;
   /** Ends an import: the version moves on again (if `changed`), the counts and summary are written,
-   * the mark cleared, and `audit` appended, in one transaction. */
+   * the mark cleared (and, once OFAC's whole list is in, `synced`, the last refresh failure), and
+   * `audit` appended, in one transaction. */
   finishImport(outcome: { summary: ImportSummary; synced: boolean; ofacEntries: Partial<Record<NetworkName, number>>; changed: boolean }, audit: OperatorAuditEntry | null): Promise<void>;
   /** The stage's entry on each of `entries` with its audit entry and a new version, in one
    * transaction; 'listed', and nothing written, if the stage listed it already. */
@@ -229,6 +241,8 @@ export interface ScreeningStore {
   /** Takes the stage's entry off each of `entries`, likewise; 'not-listed', and nothing written, if
    * the stage has none there. OFAC's part of an entry stays. */
   removeStage(entries: { network: NetworkName; address: string }[], audit: OperatorAuditEntry): Promise<'removed' | 'not-listed'>;
+  /** Notes a refresh that failed (the list's version and entries are left as they are). */
+  recordRefreshFailure(failure: RefreshFailure): Promise<void>;
 }
 
 /** An SDN file that would delist more than this share of OFAC's entries is refused (a file that

@@ -6,7 +6,9 @@ import { importScreeningFile, readScreeningFile, ScreeningImportRefused, type Im
  * time since OFAC's whole list was last imported, which the ScreeningListAge alarm watches (over 48
  * hours: two daily downloads missed). A failed download is reported, not thrown: the list in the
  * table still holds, and the age keeps growing until one succeeds. A stage that has never imported
- * the list downloads at its first run, whatever the schedule.
+ * the list downloads at its first run, whatever the schedule; so does every run after a failed
+ * attempt (recorded with the list, cleared by the next whole import), so a download OFAC failed at
+ * 05:30 is tried again within the hour, not the next day.
  */
 
 /** The age reported while OFAC's list has never been imported: past any threshold. */
@@ -28,7 +30,7 @@ export async function refreshScreeningList(
 ): Promise<RefreshOutcome> {
   const now = options.now ?? (() => new Date());
   const before = await store.state();
-  const refresh = options.refresh || before.ofacSyncedAt === null;
+  const refresh = options.refresh || before.ofacSyncedAt === null || before.lastRefreshFailure !== null;
   let summary: ImportSummary | null = null;
   let failure: string | null = null;
   if (refresh) {
@@ -38,6 +40,7 @@ export async function refreshScreeningList(
       summary = await importScreeningFile(store, file, { from: source.url, actor: options.actor, now: now() });
     } catch (error) {
       failure = `${(error as Error).name}: ${(error as Error).message}`;
+      await store.recordRefreshFailure({ at: now().toISOString(), from: source.url, failure });
     }
   }
   const syncedAt = summary ? summary.at : before.ofacSyncedAt;

@@ -1,7 +1,7 @@
 import type { NetworkName } from '../networks/names.ts';
 import { canonicalOn, networksOf } from '../networks/registry.ts';
 import { ApiError } from '../shared/errors.ts';
-import type { ScreeningList } from './screening-list.ts';
+import { ScreeningListNotLoaded, type ScreeningList } from './screening-list.ts';
 
 /**
  * Sanctions screening (../shared/networks.md, "Addresses Cambio refuses as a destination"): money
@@ -41,9 +41,17 @@ export { networksOf };
 export const sanctioned = (field: string, address: string): ApiError =>
   new ApiError('ADDRESS_NOT_ALLOWED', `${field} is on the sanctions screening list (OFAC SDN): Cambio sends nothing to it`, { field, address, reason: 'sanctioned' });
 
+/** While the list has never been loaded no address can be screened, so none is taken: 503, retry
+ * later (docs/api-notes.md, Everywhere). */
+export const screeningUnavailable = (cause: ScreeningListNotLoaded): ApiError =>
+  new ApiError('SCREENING_UNAVAILABLE', 'Sanctions screening is not available yet: no address is accepted until it is; retry later', null, { cause });
+
 /** Refuses `address` on `network` if it, or a wallet the money reaches through it (`reaching`: a
  * Solana token account's owner, from refuseCambioDestination), is listed; one lookup of the list
  * (cached by its implementation). */
 export async function refuseSanctioned(list: ScreeningList, network: NetworkName, address: string, field: string, reaching: string[] = [address]): Promise<void> {
-  if ((await list.listed(network, [...new Set([address, ...reaching])])).size > 0) throw sanctioned(field, address);
+  const listed = await list.listed(network, [...new Set([address, ...reaching])]).catch((error: unknown) => {
+    throw error instanceof ScreeningListNotLoaded ? screeningUnavailable(error) : error;
+  });
+  if (listed.size > 0) throw sanctioned(field, address);
 }

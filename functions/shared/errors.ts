@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'INTERNAL_ERROR',
   'PRICE_UNAVAILABLE',
   'NETWORK_UNAVAILABLE',
+  'SCREENING_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -2,6 +2,8 @@ import { domainEvent, type DomainEvent } from '../shared/events.ts';
 import { EXTERNAL_ACCOUNTS, companyAccount, networkAccount, ledgerEntry, type LedgerEntry, type Posting } from '../ledger/ledger.ts';
 import { withdrawalView, type NetworkCost, type Withdrawal } from './withdrawals.ts';
 import type { TransactionReceipt } from '../networks/chain.ts';
+import type { ScreeningList } from '../screening/screening-list.ts';
+import { stderrLog, type Log } from '../shared/log.ts';
 
 /**
  * Sending a withdrawal exactly once (../shared/api-contract.md, Withdrawals): the transaction is
@@ -12,7 +14,7 @@ import type { TransactionReceipt } from '../networks/chain.ts';
  * is claimed for this withdrawal alone in the same write (functions/withdrawals/payouts.ts), so two
  * equal withdrawals can never share one transaction.
  */
-export interface WithdrawalSendingStore {
+export interface WithdrawalSendingStore extends ScreeningList {
   /** Oldest first; `afterId`: only those after that withdrawal (the next page). */
   withdrawalsInStatus(status: 'pending' | 'processing', limit: number, afterId?: string): Promise<Withdrawal[]>;
   /** Writes `after` if the withdrawal is still as `before` says (status and transaction). When
@@ -49,7 +51,8 @@ export const FINISH_RESERVE_MS = 5_000;
 
 /** The withdrawals in a status, oldest first, a page at a time, while the run has more than
  * `reserveMs` left (null: to the end, whatever the time). Ones that change status meanwhile are
- * skipped by the guarded writes. */
+ * skipped by the guarded writes. Pending ones to send are read through sendablePages, which screens
+ * them; these are for settling and counting. */
 export async function* withdrawalsIn(deps: Pick<SendingRun, 'store' | 'timeLeftMs'>, status: 'pending' | 'processing', reserveMs: number | null): AsyncGenerator<Withdrawal> {
   for await (const page of withdrawalPagesIn(deps, status, reserveMs)) yield* page;
 }
@@ -64,6 +67,61 @@ export async function* withdrawalPagesIn(deps: Pick<SendingRun, 'store' | 'timeL
     if (page.length < SEND_BATCH) return;
     afterId = page[page.length - 1]!.id;
   }
+}
+
+/** What a run's sending reads: its withdrawals, the time left, and the clock and log a withdrawal
+ * failed before it is sent goes by. */
+export type PendingRun = Pick<SendingRun, 'store' | 'timeLeftMs'> & { now?: () => Date; log?: Log };
+
+/** Why a pending withdrawal failed without being sent: its destination is on the sanctions screening
+ * list now (docs/api-notes.md, Withdrawals). */
+export const DESTINATION_SANCTIONED = 'DESTINATION_SANCTIONED';
+
+/**
+ * The pending withdrawals a run may send, oldest first, a page at a time while the run has more than
+ * SETTLE_RESERVE_MS left, every network's sender reading them here. The request was screened when it
+ * was made, but a withdrawal may wait `pending` for hours (the float, a paused token, no gas), and
+ * the list changes meanwhile (the daily OFAC import, `npm run screening:add`): so each page's
+ * destinations are looked up again before any of it is signed, read fresh (one BatchGetItem a page,
+ * with the list's version). One listed now fails `DESTINATION_SANCTIONED`, its amount and fee back
+ * to `available` (`withdrawal.failed`, as any failed payout), counted in `result.failed`, and is left
+ * out. A list never loaded throws (ScreeningListNotLoaded): nothing is sent unscreened. A payout to
+ * a token account a wallet owns is screened by that account here; the owner was at the request
+ * (refuseCambioDestination's `reaching`), and the withdrawal does not keep it.
+ */
+export async function* sendablePages(deps: PendingRun, result: Pick<SendResult, 'failed'>): AsyncGenerator<Withdrawal[]> {
+  for await (const page of withdrawalPagesIn(deps, 'pending', SETTLE_RESERVE_MS)) {
+    const sendable = await withoutSanctioned(deps, page, result);
+    if (sendable.length > 0) yield sendable;
+  }
+}
+
+/** sendablePages a withdrawal at a time: for a sender that claims one after another (a nonce each). */
+export async function* sendableWithdrawals(deps: PendingRun, result: Pick<SendResult, 'failed'>): AsyncGenerator<Withdrawal> {
+  for await (const page of sendablePages(deps, result)) yield* page;
+}
+
+async function withoutSanctioned(deps: PendingRun, page: Withdrawal[], result: Pick<SendResult, 'failed'>): Promise<Withdrawal[]> {
+  const now = deps.now ?? (() => new Date());
+  const sanctioned = new Set<Withdrawal>();
+  for (const network of new Set(page.map((withdrawal) => withdrawal.network))) {
+    const ofNetwork = page.filter((withdrawal) => withdrawal.network === network);
+    const listed = await deps.store.listed(network, ofNetwork.map((withdrawal) => withdrawal.address), { fresh: true });
+    for (const withdrawal of ofNetwork) if (listed.has(withdrawal.address)) sanctioned.add(withdrawal);
+  }
+  for (const withdrawal of sanctioned) {
+    const failed = fail(withdrawal, DESTINATION_SANCTIONED, now());
+    // Not written: another run took it in between, and sent it before the listing or failed it too.
+    if (!(await deps.store.transition(withdrawal, failed.after, failed))) continue;
+    result.failed++;
+    (deps.log ?? stderrLog).error('withdrawal failed unsent: its destination is on the sanctions screening list now', {
+      companyId: withdrawal.companyId,
+      withdrawalId: withdrawal.id,
+      network: withdrawal.network,
+      address: withdrawal.address,
+    });
+  }
+  return page.filter((withdrawal) => !sanctioned.has(withdrawal));
 }
 
 /** Withdrawals of a page settled side by side: each is its own receipt reads and its own guarded

@@ -8,7 +8,8 @@ import { STAGES } from '../../config/stages.ts';
 /**
  * The screening refresh in the stack (lib/cambio-stack.ts screeningRefreshJob, README "Screening"):
  * OFAC's list downloaded daily from the stage's SCREENING_LIST_URL, its age reported hourly and
- * alarmed past 48 hours, and the job able to read and write the table's items and nothing else.
+ * alarmed past 48 hours, a failed download alarmed once the hourly retry failed too, and the job
+ * able to read and write the table's items and nothing else.
  */
 describe.each(['sandbox', 'production'] as const)('the screening refresh on Cambio-%s', (stage) => {
   const template = Template.fromStack(addCambioStack(new App({ context: { stage, 'aws:cdk:bundling-stacks': [] } })));
@@ -74,5 +75,29 @@ describe.each(['sandbox', 'production'] as const)('the screening refresh on Camb
     const grouped = Object.values(resources('AWS::CloudWatch::Alarm')).filter((candidate) => String(candidate.Properties.AlarmName).includes('FunctionsErrors'));
     expect(grouped.filter((group) => JSON.stringify(group.Properties.Metrics).includes(`"${jobId}"`))).toHaveLength(1);
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `Cambio-${stage}-ScreeningListAge`, AlarmDescription: Match.stringLikeRegexp('README, Screening') });
+  });
+
+  it('alarms ScreeningRefreshFailed when the download or import failed in two hourly runs in a row (the job retries hourly), and says when it is over', () => {
+    const alarm = Object.values(resources('AWS::CloudWatch::Alarm')).find((candidate) => candidate.Properties.AlarmName === `Cambio-${stage}-ScreeningRefreshFailed`)!;
+    expect(alarm).toBeDefined();
+    expect(alarm.Properties).toMatchObject({
+      Namespace: 'Cambio',
+      MetricName: 'ScreeningRefreshFailed',
+      Statistic: 'Maximum',
+      Period: 3600,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 2,
+      DatapointsToAlarm: 2,
+      // Published only by runs that downloaded: an hour without one is not a failure.
+      TreatMissingData: 'notBreaching',
+    });
+    expect(alarm.Properties.Dimensions).toEqual([
+      { Name: 'service', Value: 'cambio' },
+      { Name: 'stage', Value: stage },
+    ]);
+    expect(alarm.Properties.AlarmActions).toHaveLength(1);
+    expect(alarm.Properties.OKActions).toEqual(alarm.Properties.AlarmActions);
+    expect(alarm.Properties.AlarmDescription).toMatch(/SCREENING_UNAVAILABLE.*README, Screening/);
   });
 });

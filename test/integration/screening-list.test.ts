@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { DynamoScreeningList, DynamoScreeningStore, ScreeningCache, VERSION_CHECK_MS } from '#adapters/dynamo/screening-store';
 import { toChecksumAddress } from '#functions/networks/evm/evm-address';
 import { addStageEntry, removeStageEntry } from '#functions/screening/screening-import';
-import { useFreshTable } from '../support/dynamo.ts';
+import { ScreeningListNotLoaded } from '#functions/screening/screening-list';
+import { loadDefaultScreeningLists } from '#local/screening-defaults';
+import { useFreshTable, useTableWithoutScreening, type TestTable } from '../support/dynamo.ts';
 
 /**
  * The screening list's lookups over DynamoDB Local (adapters/dynamo/screening-store.ts): an address
@@ -15,6 +17,7 @@ import { useFreshTable } from '../support/dynamo.ts';
  * test table does.
  */
 const table = useFreshTable();
+const unloaded = useTableWithoutScreening();
 const store = new DynamoScreeningStore(table.db, table.tableName);
 const SANCTIONED_ETH = readFileSync(join(import.meta.dirname, '../../config/screening/sanctioned_ETH_sample.txt'), 'utf8').split('\n')[0]!.trim();
 const SANCTIONED_TRX = readFileSync(join(import.meta.dirname, '../../config/screening/sanctioned_TRX.txt'), 'utf8').split('\n')[4]!.trim();
@@ -23,17 +26,17 @@ const upper = `0x${SANCTIONED_ETH.slice(2).toUpperCase()}`;
 const UNLISTED = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 /** A lookup with its own cache and clock, over a client that records each request and the keys it read. */
-function countedList() {
+function countedList(over: TestTable = table) {
   const requests: { command: string; keys: string[] }[] = [];
   const counting = {
     send: (command: { constructor: { name: string }; input: any }) => {
       const keys = Object.values((command.input.RequestItems ?? {}) as Record<string, { Keys: { PK: string; SK: string }[] }>).flatMap(({ Keys }) => Keys.map((key) => `${key.PK}/${key.SK}`));
       requests.push({ command: command.constructor.name, keys: keys.length > 0 ? keys : [`${command.input.Key?.PK}/${command.input.Key?.SK}`] });
-      return table.db.send(command as never);
+      return over.db.send(command as never);
     },
   } as unknown as DynamoDBDocumentClient;
   const clock = { ms: 1_000_000 };
-  const list = new DynamoScreeningList(counting, table.tableName, { cache: new ScreeningCache(), now: () => clock.ms });
+  const list = new DynamoScreeningList(counting, over.tableName, { cache: new ScreeningCache(), now: () => clock.ms });
   return { list, requests, clock };
 }
 
@@ -83,6 +86,20 @@ describe('the screening list’s lookups', () => {
     expect(await list.listed('polygon', [address])).toEqual(new Set());
   });
 
+  it('reads afresh when asked (a payout about to be signed): every address given, with the version, in one request, so an entry added within the minute is seen', async () => {
+    const { list, requests } = countedList();
+    const address = toChecksumAddress(`0x${'6b'.repeat(20)}`);
+    expect(await list.listed('bsc', [address, UNLISTED])).toEqual(new Set());
+
+    await addStageEntry(store, { network: 'bsc', address, reason: 'Listed while a payout waited', actor: 'tester@test' });
+    expect(await list.listed('bsc', [address])).toEqual(new Set());
+    expect(await list.listed('bsc', [address.toLowerCase(), UNLISTED], { fresh: true })).toEqual(new Set([address.toLowerCase()]));
+    expect(requests.slice(1)).toEqual([{ command: 'BatchGetCommand', keys: ['SCREENING/LIST', `SCREENING#bsc/ADDRESS#${address}`, `SCREENING#bsc/ADDRESS#${UNLISTED}`] }]);
+    // What it read is the container's answer from then on.
+    expect(await list.listed('bsc', [address])).toEqual(new Set([address]));
+    expect(requests).toHaveLength(2);
+  });
+
   it('answers an address that is none of the network’s as not listed, without a read', async () => {
     const { list, requests } = countedList();
     expect(await list.listed('ethereum', [SANCTIONED_TRX, 'not an address'])).toEqual(new Set());
@@ -94,6 +111,22 @@ describe('the screening list’s lookups', () => {
   it('lists an OFAC "ETH" address on every EVM network, and a TRX one on tron alone', async () => {
     const { list } = countedList();
     for (const network of ['ethereum', 'bsc', 'polygon', 'arbitrum'] as const) expect(await list.listed(network, [lower]), network).toEqual(new Set([lower]));
+    expect(await list.listed('tron', [SANCTIONED_TRX])).toEqual(new Set([SANCTIONED_TRX]));
+  });
+});
+
+describe('the lookups of a list never loaded (a new stage before its first import)', () => {
+  it('throw ScreeningListNotLoaded, whatever the address, reading the version item each time; and answer as soon as the list is loaded', async () => {
+    const { list, requests } = countedList(unloaded);
+    await addStageEntry(new DynamoScreeningStore(unloaded.db, unloaded.tableName), { network: 'tron', address: SANCTIONED_TRX, reason: 'A stage entry is not OFAC\'s list', actor: 'tester@test' });
+
+    await expect(list.listed('tron', [SANCTIONED_TRX])).rejects.toThrow(ScreeningListNotLoaded);
+    await expect(list.listed('ethereum', [UNLISTED])).rejects.toThrow(ScreeningListNotLoaded);
+    await expect(list.listed('ethereum', [UNLISTED])).rejects.toThrow(ScreeningListNotLoaded);
+    expect(requests.map(({ keys }) => keys)).toEqual([['SCREENING/LIST', `SCREENING#tron/ADDRESS#${SANCTIONED_TRX}`], ['SCREENING/LIST', `SCREENING#ethereum/ADDRESS#${UNLISTED}`], ['SCREENING/LIST']]);
+
+    await loadDefaultScreeningLists(unloaded.endpoint, unloaded.tableName);
+    expect(await list.listed('ethereum', [UNLISTED, lower])).toEqual(new Set([lower]));
     expect(await list.listed('tron', [SANCTIONED_TRX])).toEqual(new Set([SANCTIONED_TRX]));
   });
 });

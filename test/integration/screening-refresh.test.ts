@@ -118,12 +118,46 @@ describe('the screening refresh job', () => {
     } finally {
       answer = 'file';
     }
-    expect(await store.state()).toEqual(before);
+    // The list as it was; only the failed attempt is noted beside it, for the hourly runs to retry.
+    expect(await store.state()).toEqual({ ...before, lastRefreshFailure: { at: expect.any(String), from: process.env.SCREENING_LIST_URL, failure: expect.stringMatching(failure) } });
     expect(await store.entriesOf('ethereum')).toEqual(entries);
   });
 
-  it('reports an age past the alarm’s 48 hours when the list has not been imported for that long', async () => {
-    const { metric } = await run({}, 49);
-    expect(metric('ScreeningListAgeHours')).toBeGreaterThan(48);
+  it('reports an age past the alarm’s 48 hours when the downloads have failed for that long', async () => {
+    answer = 'error';
+    try {
+      const { outcome, metric } = await run({}, 49);
+      expect(outcome).toMatchObject({ refreshed: false, failure: expect.stringContaining('answered 500') });
+      expect(metric('ScreeningListAgeHours')).toBeGreaterThan(48);
+    } finally {
+      answer = 'file';
+    }
+  });
+
+  it('retries a failed download every hour, not the next day, until one succeeds; then hourly runs only report the age again', async () => {
+    const before = downloads;
+    answer = 'error';
+    try {
+      // The daily download fails; the next hourly run, with no {"refresh": true}, downloads again and fails too.
+      expect((await run({ refresh: true }, 50)).outcome).toMatchObject({ refreshed: false, failure: expect.stringContaining('answered 500') });
+      const retried = await run({}, 51);
+      expect(retried.outcome).toMatchObject({ refreshed: false, failure: expect.stringContaining('answered 500') });
+      expect(retried.metric('ScreeningRefreshFailed')).toBe(1);
+      expect(downloads).toBe(before + 2);
+    } finally {
+      answer = 'file';
+    }
+
+    const recovered = await run({}, 52);
+    expect(recovered.outcome).toMatchObject({ refreshed: true, failure: null });
+    expect(recovered.metric('ScreeningRefreshFailed')).toBe(0);
+    expect(recovered.metric('ScreeningListAgeHours')).toBeLessThan(0.01);
+    expect(downloads).toBe(before + 3);
+    expect((await store.state()).lastRefreshFailure).toBeNull();
+
+    const quiet = await run({}, 53);
+    expect(quiet.outcome).toMatchObject({ refreshed: false, failure: null });
+    expect(quiet.metric('ScreeningRefreshFailed')).toBeUndefined();
+    expect(downloads).toBe(before + 3);
   });
 });

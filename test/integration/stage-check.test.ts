@@ -47,7 +47,7 @@ describe('the stage check', () => {
     const results = await checkStage({ apiUrl: runtime.apiUrl, ...credentials, dashboardUrl: runtime.dashboardUrl! });
 
     expect(failures(results)).toEqual([]);
-    expect(results).toHaveLength(8);
+    expect(results).toHaveLength(9);
     expect(results.at(-1)).toEqual({ name: "the dashboard's API answers through the dashboard's origin, for the key's stage", ok: true, detail: 'sandbox; sign-up open; password reset by mail on' });
     expect(results.find((result) => result.name === 'the key reads its company')!.detail).toMatch(/^cmp_\w+ "Checked Co", sandbox$/);
     expect(await depositsOf(companyId)).toEqual([]);
@@ -91,6 +91,7 @@ describe('the stage check', () => {
       ['the key reads its company', false],
       ['the balance holds USDT and BRL as decimal strings', false],
       ['an unknown path answers 404 NOT_FOUND in the envelope', true],
+      ["the sanctions screening list is loaded: a withdrawal to an address on OFAC's list is refused as sanctioned", false],
       ['the dashboard page is served with no-cache and its security headers', false],
       ["the dashboard's built files are served, cached as immutable", false],
       ["the dashboard's own routes answer with the page (SPA routing)", false],
@@ -119,13 +120,14 @@ describe('npm run stage:check', () => {
       expect.stringMatching(/^ok {3}the key reads its company: cmp_/),
       expect.stringMatching(/^ok {3}the balance holds USDT and BRL/),
       expect.stringMatching(/^ok {3}an unknown path answers 404/),
-      '4 passed, 0 failed',
+      expect.stringMatching(/^ok {3}the sanctions screening list is loaded: .*: T\w{33} refused, nothing written$/),
+      '5 passed, 0 failed',
     ]);
 
     const failed = await cli(['--api-url', runtime.apiUrl], { ...env, CAMBIO_API_SECRET: 'cs_test_wrong' });
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('FAIL the key reads its company: HTTP 401');
-    expect(failed.stdout.trim().split('\n').at(-1)).toBe('2 passed, 2 failed');
+    expect(failed.stdout.trim().split('\n').at(-1)).toBe('2 passed, 3 failed');
   });
 
   it('exits 2 and says what it needs without the API URL or the key', async () => {

@@ -25,6 +25,8 @@ import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } 
 import { startScriptedServer, type ScriptedServer } from '../support/scripted-server.ts';
 import { transactionInfo, tronBlock } from '../support/trongrid-stub.ts';
 import { BLOCK_MS, failingBroadcaster, sandboxChainWithHotWallet, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
+import { addStageEntry } from '#functions/screening/screening-import';
+import { DynamoScreeningStore } from '#adapters/dynamo/screening-store';
 
 
 const { env, clock, hotWallet, chain } = sandboxChainWithHotWallet('2026-11-22T00:00:00.000Z');
@@ -64,6 +66,8 @@ async function eventTypes(): Promise<string[]> {
 }
 
 const destination = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 424_242);
+/** Off the screening list when a withdrawal to it is made, listed while it waits. */
+const LISTED_LATER = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 424_243);
 
 beforeAll(() => {
   clock.advanceBlocks(50);
@@ -365,6 +369,31 @@ describe("the hot wallet's float", () => {
     expect(await settle()).toMatchObject({ completed: 1, failed: 0 });
     for (const withdrawal of [first, tooBig, small]) expect((await read(withdrawal)).status).toBe('completed');
     expect(await chain.tokenBalance(USDT, hotWallet)).toBe(0n);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a withdrawal waiting for the float whose destination is listed meanwhile is not sent once funds arrive: it fails DESTINATION_SANCTIONED, its funds back', async () => {
+    const signer = new LocalKeySigner(randomBytes(32).toString('hex'));
+    const hotWallet = await signer.address();
+    const floatDeps: SendingDeps = { ...deps, signer, hotWalletUsdt: () => chain.tokenBalance(USDT, hotWallet) };
+    await chain.submitTransfer({ contract: SANDBOX_TRX, from: destination, to: hotWallet, amount: 100_000_000n });
+    clock.advanceBlocks(1);
+    const waiting = await withdraw(LISTED_LATER, '8');
+    expect(await sendWithdrawals(floatDeps)).toMatchObject({ sent: 0, awaitingFloat: 1 });
+    expect(await balance()).toMatchObject({ available: usdt('991'), locked: usdt('9') });
+
+    // Hours later: OFAC lists it (the daily import), or the stage does (npm run screening:add); then the float is funded.
+    await addStageEntry(new DynamoScreeningStore(env.db, env.tableName), { network: 'tron', address: LISTED_LATER, reason: 'listed while pending', actor: 'test' }, clock.now());
+    await chain.submitTransfer({ contract: USDT, from: destination, to: hotWallet, amount: usdt('10') });
+    clock.advanceBlocks(1);
+
+    expect(await sendWithdrawals(floatDeps)).toMatchObject({ sent: 0, failed: 1, awaitingFloat: 0 });
+    expect(await read(waiting)).toMatchObject({ status: 'failed', failureReason: 'DESTINATION_SANCTIONED', txHash: null, transaction: null });
+    expect(await balance()).toMatchObject({ available: usdt('1000'), locked: 0n });
+    expect(await eventTypes()).toEqual(['withdrawal.failed']);
+    expect((await storedEvents(env.db, env.tableName, companyId))[0]!.data).toMatchObject({ id: waiting.id, status: 'failed', failureReason: 'DESTINATION_SANCTIONED' });
+    expect(await chain.tokenBalance(USDT, hotWallet)).toBe(usdt('10'));
+    expect(await sendWithdrawals(floatDeps)).toMatchObject({ sent: 0, failed: 0 });
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 

@@ -36,3 +36,14 @@ export function useFreshTable(): TestTable {
   afterAll(() => table.db.destroy());
   return table;
 }
+
+/**
+ * A test file's table with no screening list in it, as a deployed stage's is before the screening
+ * refresh job's first import: created before the first test, the client closed after the last.
+ */
+export function useTableWithoutScreening(): TestTable {
+  const table = newTestTable();
+  beforeAll(() => ensureTable(table.endpoint, table.tableName));
+  afterAll(() => table.db.destroy());
+  return table;
+}

@@ -18,7 +18,7 @@ import { LOAD_TEST_RATE_LIMITS, startLocalRuntime, type LocalRuntime, type Local
  * asks for `npm start`'s, the sandbox stage's (`stageRateLimits`).
  */
 export async function startTestApi(
-  options: Partial<Pick<LocalRuntimeOptions, 'dynamoEndpoint' | 'environment' | 'pollIntervalMs' | 'webhookIntervalMs' | 'throttle' | 'companyRateLimit' | 'dashboardAppDir' | 'evmNetworks' | 'solana' | 'solanaSlotIntervalMs' | 'dataDir'>> & { stageRateLimits?: boolean } = {},
+  options: Partial<Pick<LocalRuntimeOptions, 'dynamoEndpoint' | 'environment' | 'pollIntervalMs' | 'webhookIntervalMs' | 'throttle' | 'companyRateLimit' | 'dashboardAppDir' | 'evmNetworks' | 'solana' | 'solanaSlotIntervalMs' | 'dataDir' | 'screeningDefaults'>> & { stageRateLimits?: boolean } = {},
 ): Promise<LocalRuntime> {
   const { stageRateLimits, ...overrides } = options;
   return startLocalRuntime({

@@ -21,8 +21,8 @@ export function withDestinationLists<Store extends abstract new (...args: any[])
       return cambioAddressesOf(this.db, this.tableName).holdingsAt(forms);
     }
 
-    listed(network: NetworkName, addresses: string[]) {
-      return screeningListOf(this.db, this.tableName).listed(network, addresses);
+    listed(network: NetworkName, addresses: string[], options?: { fresh?: boolean }) {
+      return screeningListOf(this.db, this.tableName).listed(network, addresses, options);
     }
   }
   return WithDestinationLists;

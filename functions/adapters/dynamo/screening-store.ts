@@ -3,8 +3,8 @@ import { BatchWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@
 import type { NetworkName } from '#functions/networks/names';
 import type { OperatorAuditEntry } from '#functions/operations/operator-audit';
 import { canonicalOn, isListed, type ScreeningEntry } from '#functions/screening/screening';
-import type { ImportSummary, OfacChange, ScreeningListState, ScreeningStore } from '#functions/screening/screening-import';
-import type { ScreeningList } from '#functions/screening/screening-list';
+import type { ImportSummary, OfacChange, RefreshFailure, ScreeningListState, ScreeningStore } from '#functions/screening/screening-import';
+import { ScreeningListNotLoaded, type ScreeningList } from '#functions/screening/screening-list';
 import { inParallel } from '#functions/shared/in-parallel';
 import { backoffDelay, sleep, type RetryPolicy } from '#functions/shared/retry';
 import { operatorAuditEntryItem } from './items/operator-audit-entry.ts';
@@ -28,6 +28,11 @@ import { answer, MoneyTransaction } from './transaction.ts';
  * for an import before them too), so a change reaches every warm container within a minute. Reads
  * are consistent: an eventually consistent read could pair the new version with an entry not yet
  * written, and keep that answer for the whole version.
+ *
+ * A `fresh` lookup (a payout about to be signed) reads every address it is given, with the version,
+ * in one BatchGetItem: a listing made in the last minute stops it. And while the list has never been
+ * loaded (the version item says so) every lookup reads the version item and throws
+ * ScreeningListNotLoaded, so the first lookup after the first import answers.
  */
 export const VERSION_CHECK_MS = 60_000;
 
@@ -46,6 +51,8 @@ export class ScreeningCache {
   version: number | null = null;
   /** When the version was last read (ms, the lookup's clock). */
   checkedAt = Number.NEGATIVE_INFINITY;
+  /** Whether the version item, as last read, says the list was ever loaded. */
+  loaded = false;
   readonly listed = new Map<string, boolean>();
 }
 
@@ -70,7 +77,7 @@ export class DynamoScreeningList implements ScreeningList {
     this.now = options.now ?? Date.now;
   }
 
-  async listed(network: NetworkName, addresses: string[]): Promise<Set<string>> {
+  async listed(network: NetworkName, addresses: string[], { fresh = false }: { fresh?: boolean } = {}): Promise<Set<string>> {
     // An address that is none of the network's cannot be on its list: nothing to read.
     const given = new Map<string, { entry: EntryKey; forms: string[] }>();
     for (const form of addresses) {
@@ -83,11 +90,12 @@ export class DynamoScreeningList implements ScreeningList {
     }
     const { cache } = this;
     const now = this.now();
-    const missing = [...given.values()].filter(({ entry }) => !cache.listed.has(cacheKey(entry))).map(({ entry }) => entry);
-    if (missing.length > 0 || now - cache.checkedAt >= this.versionCheckMs) {
-      const cachedBefore = [...given.values()].filter(({ entry }) => cache.listed.has(cacheKey(entry))).map(({ entry }) => entry);
-      const { version, answers } = await this.read(missing, true);
+    const missing = [...given.values()].filter(({ entry }) => fresh || !cache.listed.has(cacheKey(entry))).map(({ entry }) => entry);
+    if (missing.length > 0 || !cache.loaded || now - cache.checkedAt >= this.versionCheckMs) {
+      const cachedBefore = [...given.values()].filter(({ entry }) => !fresh && cache.listed.has(cacheKey(entry))).map(({ entry }) => entry);
+      const { version, loaded, answers } = await this.read(missing, true);
       cache.checkedAt = now;
+      cache.loaded = loaded;
       if (version !== cache.version) {
         cache.listed.clear();
         cache.version = version;
@@ -99,25 +107,30 @@ export class DynamoScreeningList implements ScreeningList {
         for (const [key, listed] of answers) cache.listed.set(key, listed);
       }
     }
+    if (!cache.loaded) throw new ScreeningListNotLoaded(`No import of OFAC's list into ${this.tableName} yet`);
     const listed = new Set<string>();
     for (const [key, { forms }] of given) if (cache.listed.get(key)) for (const form of forms) listed.add(form);
     return listed;
   }
 
-  /** The entries' answers (absent: not listed) and, with `withVersion`, the list's version, in one BatchGetItem per 100 keys. */
-  private async read(entries: EntryKey[], withVersion: boolean): Promise<{ version: number | null; answers: Map<string, boolean> }> {
+  /** The entries' answers (absent: not listed) and, with `withVersion`, the list's version and
+   * whether it was ever loaded, in one BatchGetItem per 100 keys. */
+  private async read(entries: EntryKey[], withVersion: boolean): Promise<{ version: number | null; loaded: boolean; answers: Map<string, boolean> }> {
     const keys = [...(withVersion ? [screeningListItem.key()] : []), ...entries.map(({ network, address }) => screeningEntryItem.key(network, address))];
     const items = await batchGetAll(this.db, this.tableName, keys, { consistent: true });
     const answers = new Map(entries.map((entry) => [cacheKey(entry), false]));
     let version: number | null = null;
+    let loaded = false;
     for (const item of items) {
-      if (item.type === screeningListItem.type) version = screeningListItem.versionOf(item);
-      else if (item.type === screeningEntryItem.type) {
+      if (item.type === screeningListItem.type) {
+        version = screeningListItem.versionOf(item);
+        loaded = screeningListItem.loadedOf(item);
+      } else if (item.type === screeningEntryItem.type) {
         const entry = screeningEntryItem.fromItem(item);
         answers.set(cacheKey(entry), isListed(entry));
       }
     }
-    return { version: withVersion ? (version ?? 0) : null, answers };
+    return { version: withVersion ? (version ?? 0) : null, loaded, answers };
   }
 }
 
@@ -229,7 +242,7 @@ export class DynamoScreeningStore extends TableStore implements ScreeningStore {
       Object.assign(values, { ':changedAt': summary.at, ':one': 1 });
     }
     const transaction = new MoneyTransaction(this.tableName).update(screeningListItem.key(), {
-      expression: `SET ${set.join(', ')} REMOVE importStartedAt${changed ? ' ADD version :one' : ''}`,
+      expression: `SET ${set.join(', ')} REMOVE importStartedAt${synced ? ', lastRefreshFailure' : ''}${changed ? ' ADD version :one' : ''}`,
       names: { '#type': 'type' },
       values,
     });
@@ -263,6 +276,18 @@ export class DynamoScreeningStore extends TableStore implements ScreeningStore {
       });
     }
     return this.withVersionAndAudit(transaction, -entries.length, audit.createdAt, audit).commitOrAnswer<'not-listed'>(this.db).then((outcome) => (outcome === 'written' ? 'removed' : outcome));
+  }
+
+  async recordRefreshFailure(failure: RefreshFailure): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: screeningListItem.key(),
+        UpdateExpression: 'SET #type = :type, lastRefreshFailure = :failure',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':type': screeningListItem.type, ':failure': failure },
+      }),
+    );
   }
 
   /** A stage entry's change moves the version on and counts, with its audit entry, in its own transaction. */

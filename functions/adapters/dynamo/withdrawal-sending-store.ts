@@ -8,6 +8,7 @@ import { claimIn } from './transaction-claims.ts';
 import { withdrawalItem } from './items/withdrawal.ts';
 import { TableStore } from './table-store.ts';
 import { releaseFromDay } from './withdrawal-limit-store.ts';
+import { screeningListOf } from './screening-store.ts';
 
 /**
  * The condition that the stored withdrawal is still the version `before` was read from: its status,
@@ -55,6 +56,11 @@ export class DynamoWithdrawalSendingStore extends TableStore implements Withdraw
       }),
     );
     return Items.map(withdrawalItem.fromItem);
+  }
+
+  /** The screening list a pending withdrawal's destination is looked up in again before it is signed. */
+  listed(network: NetworkName, addresses: string[], options?: { fresh?: boolean }): Promise<Set<string>> {
+    return screeningListOf(this.db, this.tableName).listed(network, addresses, options);
   }
 
   /** A TRON transaction's id may be another payout's too (payouts.ts): each is claimed. An EVM

@@ -17,9 +17,10 @@ const DOWNLOAD_TIMEOUT_MS = 240_000;
 
 /**
  * The screening refresh (functions/screening/screening-refresh.ts): `{"refresh": true}` (the daily
- * schedule) downloads and imports OFAC's list; any run publishes ScreeningListAgeHours, which the
- * ScreeningListAge alarm watches, and ScreeningRefreshFailed (1 when a download or import failed:
- * logged at ERROR with the cause, the list in the table left as it was).
+ * schedule) downloads and imports OFAC's list, as does an hourly run while the last attempt failed;
+ * any run publishes ScreeningListAgeHours, which the ScreeningListAge alarm watches, and one that
+ * downloaded ScreeningRefreshFailed (1 when the download or import failed: logged at ERROR with the
+ * cause, the list in the table left as it was), which the ScreeningRefreshFailed alarm watches.
  */
 export const handler = middy().handler(async (event: unknown, context: Context) =>
   runJob('screening refresh', context, async ({ log, metrics }) => {

@@ -5,7 +5,7 @@ import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
 import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
 import { withdrawalView, type Withdrawal } from '../../withdrawals/withdrawals.ts';
-import { complete, fail, networkCostOf, FINISH_RESERVE_MS, SETTLE_RESERVE_MS, spendableFloat, stuckProcessing, withdrawalsIn, withdrawalPagesIn, SETTLE_IN_FLIGHT, type SendResult, type SettleOptions, type SettleResult, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
+import { complete, fail, networkCostOf, FINISH_RESERVE_MS, sendableWithdrawals, spendableFloat, stuckProcessing, withdrawalPagesIn, SETTLE_IN_FLIGHT, type SendResult, type SettleOptions, type SettleResult, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
 import { broadcastOrFill, dueForReplacement, nonceHolder, nonceOutcome, replaceOrRebroadcast, replaceUnmined, takenAt, withNextNonce, type EvmReceiptReader, type NonceBroadcaster, type NonceSequence, type NonceSlot, type Replacement, type ReplaceableTransaction, type SignedPayout } from './nonce-sequence.ts';
 
 /**
@@ -105,7 +105,7 @@ export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSendR
   let underBaseFee: { cap: bigint; baseFee: bigint } | null | undefined;
   const underCap: string[] = [];
   try {
-    for await (const withdrawal of withdrawalsIn(deps, 'pending', SETTLE_RESERVE_MS)) {
+    for await (const withdrawal of sendableWithdrawals(deps, result)) {
       // Once a run, from the fee estimate the run's payouts are then priced by (no request more):
       // under a base fee above the cap, a payout signed now could not be mined and the node would
       // refuse it, so none takes a nonce; they wait pending, counted for the alarm, and go in the

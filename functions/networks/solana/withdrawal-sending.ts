@@ -6,7 +6,7 @@ import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
 import { broadcastOwned, TransactionIdTaken, withdrawalOwner, type TransactionClaims } from '../../withdrawals/payouts.ts';
 import { withdrawalView, type NetworkCost, type Withdrawal } from '../../withdrawals/withdrawals.ts';
-import { complete, fail, FINISH_RESERVE_MS, PayoutFloat, SETTLE_IN_FLIGHT, SETTLE_RESERVE_MS, spendableFloat, stuckProcessing, withdrawalPagesIn, type SendingRun, type SendResult, type SettleResult } from '../../withdrawals/withdrawal-sending.ts';
+import { complete, fail, FINISH_RESERVE_MS, PayoutFloat, SETTLE_IN_FLIGHT, sendablePages, spendableFloat, stuckProcessing, withdrawalPagesIn, type SendingRun, type SendResult, type SettleResult } from '../../withdrawals/withdrawal-sending.ts';
 import type { JobTable } from '../network.ts';
 import type { FunctionSettings } from '../../settings/functions.ts';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
@@ -149,7 +149,7 @@ export async function sendSolanaWithdrawals(deps: SolanaSendingDeps): Promise<Se
     // Stored and signed: a failed broadcast is settling's to make again while the bytes can land.
     await broadcastStored(deps, processing, now, { again: false }).catch((error: unknown) => broadcastFailed(log, processing, error));
   };
-  for await (const page of withdrawalPagesIn(deps, 'pending', SETTLE_RESERVE_MS)) {
+  for await (const page of sendablePages(deps, result)) {
     // Read once a run, and only when something is pending.
     hotWallet ??= await asTransactionSigner(deps.signer);
     float ??= new PayoutFloat(await spendableFloat(deps));

@@ -5,7 +5,7 @@ import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
 import { DuplicateOfAnotherPayout, SIGNING_ATTEMPTS, TransactionIdTaken, broadcastOwned, withdrawalOwner, type TransactionClaims } from '../../withdrawals/payouts.ts';
 import { withdrawalView, type Withdrawal } from '../../withdrawals/withdrawals.ts';
-import { complete, fail, networkCostOf, FINISH_RESERVE_MS, PayoutFloat, SETTLE_IN_FLIGHT, SETTLE_RESERVE_MS, spendableFloat, stuckProcessing, withdrawalPagesIn, type SendingRun, type SendResult, type SettleOptions, type SettleResult } from '../../withdrawals/withdrawal-sending.ts';
+import { complete, fail, networkCostOf, FINISH_RESERVE_MS, PayoutFloat, SETTLE_IN_FLIGHT, sendablePages, spendableFloat, stuckProcessing, withdrawalPagesIn, type SendingRun, type SendResult, type SettleOptions, type SettleResult } from '../../withdrawals/withdrawal-sending.ts';
 
 /**
  * Sending withdrawals on TRON, where a transaction has no nonce: its id is the hash of its body,
@@ -85,7 +85,7 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<TronSendResult
       (deps.log ?? stderrLog).error('broadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });
     }
   };
-  for await (const page of withdrawalPagesIn(deps, 'pending', SETTLE_RESERVE_MS)) {
+  for await (const page of sendablePages(deps, result)) {
     // Read once a run, and only when something is pending.
     if (deps.hotWalletTrx && result.hotWalletTrxShort === undefined) {
       trx = await deps.hotWalletTrx();

@@ -1,13 +1,15 @@
 import type { NetworkName } from '#functions/networks/names';
 import type { ScreeningEntry } from '#functions/screening/screening';
-import type { ImportSummary, ScreeningListState } from '#functions/screening/screening-import';
+import type { ImportSummary, RefreshFailure, ScreeningListState } from '#functions/screening/screening-import';
+import { listLoaded } from '#functions/screening/screening-list';
 import type { Item } from './item.ts';
 
 /**
  * The one owner of the screening list's items (docs/data-model.md): a `ScreeningEntry` per network
  * and canonical address, in the network's partition, so one query reads a network's list and one
  * BatchGet what a payout checks; and the list's own `ScreeningList` record, whose `version` the
- * lookups' cache goes by (adapters/dynamo/screening-store.ts).
+ * lookups' cache goes by (adapters/dynamo/screening-store.ts), whose `lastImport` says the list was
+ * ever loaded, and whose `lastRefreshFailure` the refresh job retries by.
  *
  * An entry is listed while it has `ofac` or `stage`. Neither is ever deleted: a delisting removes
  * `ofac` (and notes `ofacDelistedAt`), a stage's removal `stage` (`stageRemovedAt`), so the jobs that
@@ -41,6 +43,9 @@ export const screeningListItem = {
     stageEntries: Number(item?.stageEntries ?? 0),
     importStartedAt: (item?.importStartedAt as string | undefined) ?? null,
     lastImport: (item?.lastImport as ImportSummary | undefined) ?? null,
+    lastRefreshFailure: (item?.lastRefreshFailure as RefreshFailure | undefined) ?? null,
   }),
   versionOf: (item: Item | null | undefined): number => Number(item?.version ?? 0),
+  /** Whether the lookups may answer from the list (listLoaded). */
+  loadedOf: (item: Item | null | undefined): boolean => listLoaded({ lastImport: (item?.lastImport as ImportSummary | undefined) ?? null }),
 };
