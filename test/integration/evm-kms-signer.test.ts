@@ -110,7 +110,7 @@ describe('a KMS-signed payout on a real node', () => {
     const client = localPublicClient(node.chain);
 
     for (const amount of [1_500_000n, 2_000_000n]) {
-      const payout = await payouts.signedTransfer({ nonce: await payouts.pendingNonce(await payouts.wallet()), to, amount });
+      const payout = await payouts.signedTransfer({ nonce: await client.getTransactionCount({ address: (await payouts.wallet()) as Address, blockTag: 'pending' }), to, amount });
       expect(await payouts.broadcast(payout!.raw)).toBe('sent');
       const receipt = await client.waitForTransactionReceipt({ hash: payout!.txHash as Hash });
       expect(receipt.status).toBe('success');

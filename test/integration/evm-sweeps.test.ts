@@ -230,6 +230,24 @@ describe('EVM sweeps on anvil', () => {
     expect((await usdtOf(anvil.node.hotWallet.address)) - hotBefore).toBe(sumOf(amounts));
   }, 60_000);
 
+  it('a transaction sent from the hot wallet outside Cambio past the sequence: once final, the next sweep starts past it, and lands (not signed on its nonce to fail)', async () => {
+    const amounts = ['1.25', '2'];
+    await creditedDeposits(amounts);
+    const hotBefore = await usdtOf(anvil.node.hotWallet.address);
+    const used = await client().getTransactionCount({ address: anvil.node.hotWallet.address });
+    const byHand = localWalletClient(anvil.node.chain, mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }));
+    await client().waitForTransactionReceipt({ hash: await byHand.sendTransaction({ to: privateKeyToAccount(generatePrivateKey()).address, value: 1n, nonce: used }) });
+    await mine(CONFIRMATIONS);
+
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ sent: 1, forwarders: 2, failed: 0 });
+    const [sweep] = await sweeper().store.openSweeps();
+    expect(sweep!.nonce).toBe(used + 1);
+    await client().waitForTransactionReceipt({ hash: sweep!.txHash as Hash, pollingInterval: 50, timeout: 10_000 });
+    await mine(CONFIRMATIONS);
+    expect(await sweepEvmDepositAddresses(sweeper())).toMatchObject({ done: 1, failed: 0, cleared: 2 });
+    expect((await usdtOf(anvil.node.hotWallet.address)) - hotBefore).toBe(sumOf(amounts));
+  }, 60_000);
+
   it('a sweep stuck under a fee spike is replaced at a higher fee (same nonce, same call) and lands once; the record ends with the version that landed', async () => {
     const amounts = ['3', '3.5'];
     const made = await creditedDeposits(amounts);

@@ -52,9 +52,9 @@ const withBroadcast = (sender: EvmSendingDeps, broadcast: EvmPayouts['broadcast'
   ...sender,
   payouts: {
     wallet: () => sender.payouts.wallet(),
-    pendingNonce: (wallet) => sender.payouts.pendingNonce(wallet),
     signedTransfer: (input) => sender.payouts.signedTransfer(input),
     signedFiller: (nonce) => sender.payouts.signedFiller(nonce),
+    signedWithMoreGas: (raw) => sender.payouts.signedWithMoreGas(raw),
     signedReplacement: (raw) => sender.payouts.signedReplacement(raw),
     feeCapBelowBaseFee: () => sender.payouts.feeCapBelowBaseFee(),
     broadcast,
@@ -225,9 +225,10 @@ describe('EVM withdrawals on anvil', () => {
     expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash: again.txHash });
     expect(await nonceOf(again.txHash!)).toBe(taken + 3);
 
-    // Outside again, past the stored sequence this time: the next payout starts after it.
+    // Outside again, past the stored sequence this time: once final, the next payout starts after it.
     const used = await client().getTransactionCount({ address: anvil.node.hotWallet.address });
     await client().waitForTransactionReceipt({ hash: await outside.sendTransaction({ to: newAddress(), value: 1n, nonce: used }) });
+    await mine(CONFIRMATIONS);
     const next = await withdraw(to, '1');
     expect(await sendEvmWithdrawals(deps)).toMatchObject({ sent: 1 });
     expect((await read(next)).transaction!.nonce).toBe(used + 1);
@@ -235,6 +236,41 @@ describe('EVM withdrawals on anvil', () => {
     expect(await usdtOf(to)).toBe(usdt('8'));
     expect(await balance()).toMatchObject({ available: usdt('10000') - usdt('8') - 2n * WITHDRAWAL_RULES.fee, locked: 0n });
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a transaction from the hot wallet outside Cambio that is only pending, then dropped, leaves no nonce unused: the payout signed meanwhile lands', async () => {
+    const to = newAddress();
+    const outside = localWalletClient(anvil.node.chain, mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }));
+    const used = await client().getTransactionCount({ address: anvil.node.hotWallet.address });
+    // The node mines only when told: the transaction sent by hand waits in its pool on the wallet's
+    // next nonce while the sender runs (the pending count is one past the final one).
+    await testClient().setAutomine(false);
+    try {
+      const byHand = await outside.sendTransaction({ to: newAddress(), value: 1n, nonce: used });
+      expect(await client().getTransactionCount({ address: anvil.node.hotWallet.address, blockTag: 'pending' })).toBe(used + 1);
+      const withdrawal = await withdraw(to, '9');
+      expect(await sendEvmWithdrawals(deps)).toMatchObject({ sent: 1 });
+      // The transaction sent by hand never lands (dropped from the pool, as a node may drop any).
+      await testClient().dropTransaction({ hash: byHand });
+      for (let run = 0; run < 3; run++) {
+        await settleEvmWithdrawals(deps);
+        await mine(1);
+      }
+      expect(await usdtOf(to)).toBe(usdt('9'));
+      expect(await settleFinal()).toMatchObject({ completed: 1 });
+      expect(await read(withdrawal)).toMatchObject({ status: 'completed' });
+      // Nothing final used the nonce: the payout took it (the node refused it as an underpriced
+      // replacement meanwhile, or took it in place of the other).
+      expect(await nonceOf((await read(withdrawal)).txHash!)).toBe(used);
+    } finally {
+      await testClient().setAutomine(true);
+    }
+    // Nothing left waiting behind a gap: the next payout lands at once.
+    const next = await withdraw(to, '1');
+    expect(await sendEvmWithdrawals(deps)).toMatchObject({ sent: 1 });
+    expect((await read(next)).transaction!.nonce).toBe(used + 1);
+    expect(await usdtOf(to)).toBe(usdt('10'));
+    expect(await settleFinal()).toMatchObject({ completed: 1 });
   });
 
   it('a copy read before a fee replacement (which keeps updatedAt) cannot claim a new nonce for the payout, nor one read before its filler was replaced, which cannot write over it either', async () => {

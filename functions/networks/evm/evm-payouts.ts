@@ -1,4 +1,4 @@
-import { BaseError, encodeFunctionData, erc20Abi, ExecutionRevertedError, isAddressEqual, keccak256, parseAbiItem, parseTransaction, recoverTransactionAddress, type Address, type Hex, type TransactionSerializableEIP1559, type TransactionSerializableLegacy, type TransactionSerialized } from 'viem';
+import { BaseError, encodeFunctionData, erc20Abi, ExecutionRevertedError, isAddressEqual, keccak256, parseAbiItem, parseTransaction, recoverTransactionAddress, toFunctionSelector, type Address, type Hex, type TransactionSerializableEIP1559, type TransactionSerializableLegacy, type TransactionSerialized } from 'viem';
 import { estimateFeesPerGas, estimateGas, getBlock, getChainId, getTransactionCount } from 'viem/actions';
 import type { Broadcaster } from '../chain.ts';
 import type { EvmPayouts, Replacement, SignedPayout } from './withdrawal-sending.ts';
@@ -9,9 +9,10 @@ import { depositSalt } from './forwarder-address.ts';
 /**
  * Signing and sending the hot wallet's payouts on an EVM network, over viem: a USDT transfer as an
  * EIP-1559 transaction (a legacy one with a gasPrice where the network's `feeMarket` says so) with
- * the node's chain id (EIP-155), its gas estimated with a margin, its fees from the node's estimate
- * under the stage's cap. Every signed transaction is checked before the sender stores it: it must
- * recover to the hot wallet and name the node's chain and the nonce asked.
+ * the network's chain id (EIP-155), once the node has answered it too, its gas estimated with a
+ * margin, its fees from the node's estimate under the stage's cap. Every signed transaction is
+ * checked before the sender stores it: it must recover to the hot wallet and name the chain and the
+ * nonce asked.
  */
 
 /** The hot wallet's key, behind a port: a local key in the local runtime, KMS in AWS
@@ -28,6 +29,9 @@ export type FeeMarket = 'eip1559' | 'legacy';
 type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
 
 export interface EvmPayoutOptions {
+  /** The network's chain id (EVM_NETWORKS chainId): what every transaction names, and what the node
+   * must answer before anything is signed. */
+  chainId: number;
   rpcUrl: EvmChainOptions['rpcUrl'];
   rpcTimeoutMs?: number;
   usdtContract: string;
@@ -51,14 +55,19 @@ export interface EvmPayoutOptions {
 const FACTORY_SWEEP = parseAbiItem('function sweep(address token, bytes32[] salts, address to) returns (uint256 total)');
 
 /** Estimated gas plus a quarter: the state a transaction meets when mined may differ from the
- * estimate's, and unused gas is not charged. */
+ * estimate's (on Arbitrum, so may the L1 data cost, which its gas limit covers too), and unused gas
+ * is not charged. */
 const GAS_MARGIN_PERCENT = 125n;
 /** What a transfer costs more when its recipient holds nothing by the time it is mined (a storage
  * slot set from zero, 22,100 gas, against 5,000 to change one): a payout signed while the recipient
  * held USDT, and mined after it moved it all out, would otherwise run out of gas and revert. */
 const RECIPIENT_EMPTIED_GAS = 17_100n;
-/** A plain transfer of the gas token: what a nonce filler costs. */
-const FILLER_GAS = 21_000n;
+/** USDT's `transfer`: a stored transaction calling it is a payout, and RECIPIENT_EMPTIED_GAS applies
+ * when it is signed again. */
+const TRANSFER_SELECTOR = toFunctionSelector('transfer(address,uint256)');
+/** A plain transfer of the gas token, the least any transaction costs: a gas limit under it is
+ * refused everywhere. */
+const PLAIN_TRANSFER_GAS = 21_000n;
 /** Fee estimates are reused this long within a run: a burst of payouts asks once, not once each. */
 const FEES_FRESH_MS = 10_000;
 /** A replacement offers at least this much more, per mille, on every fee: geth (BSC's and Polygon's
@@ -70,7 +79,14 @@ const REPLACEMENT_BUMP_PER_MILLE = 125n;
  * else can use its nonce until it is filled (functions/networks/evm/withdrawal-sending.ts). A refusal for want of gas
  * token is not one of these: every transaction of the wallet needs gas, a filler as much as any.
  */
-const REFUSED_FOR_GOOD = /exceeds block gas limit|intrinsic gas too (low|high)|gas limit reached|invalid chain ?id|invalid sender|transaction type not supported|oversized data/i;
+const REFUSED_FOR_GOOD = /exceeds block gas limit|intrinsic gas too high|gas limit reached|invalid chain ?id|invalid sender|transaction type not supported|oversized data/i;
+/**
+ * What a node answers to a gas limit under what the transaction needs before it runs. Not a refusal
+ * for good: on Arbitrum that need includes the L1 data cost, which moves with L1's price and L2's
+ * base fee, so a payout signed on a fair estimate (or a filler with a plain transfer's 21,000) can
+ * meet it later; signed again with more gas, it goes (signedWithMoreGas).
+ */
+const GAS_TOO_LOW = /intrinsic gas too low/i;
 
 export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
   private readonly rpc: ReturnType<typeof lazyRpcClient>;
@@ -102,10 +118,6 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
     return this.options.currentUsdtContract?.(this.options.usdtContract) ?? Promise.resolve(this.options.usdtContract);
   }
 
-  async pendingNonce(wallet: string): Promise<number> {
-    return getTransactionCount(await this.rpc(), { address: wallet as Address, blockTag: 'pending' });
-  }
-
   async signedTransfer({ nonce, to, amount }: { nonce: number; to: string; amount: bigint }): Promise<SignedPayout | null> {
     const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to as Address, amount * 10n ** BigInt(this.options.tokenDecimals - 6)] });
     return this.signedCall((await this.usdt()) as Address, data, nonce, RECIPIENT_EMPTIED_GAS);
@@ -122,32 +134,68 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
     return this.signedCall(this.options.forwarderFactory as Address, data, nonce, 0n);
   }
 
-  /** A call from the hot wallet, its gas estimated with a margin (`extraGas` first: what the state
-   * at mining may cost beyond the estimate's); null when the estimate reverts. */
+  /** A call from the hot wallet, its gas estimated (gasFor); null when the estimate reverts. */
   private async signedCall(to: Address, data: Hex, nonce: number, extraGas: bigint): Promise<SignedPayout | null> {
-    let gas: bigint;
+    const gas = await this.gasFor({ to, data }, extraGas);
+    return gas === null ? null : this.signed({ to, data, nonce, gas });
+  }
+
+  /** The gas limit a call from the hot wallet is signed with: the node's estimate, `extraGas` added
+   * (what the state at mining may cost beyond the estimate's), with a margin, never under a plain
+   * transfer's; null when the estimate reverts. */
+  private async gasFor(call: { to: Address; data?: Hex; value?: bigint }, extraGas: bigint): Promise<bigint | null> {
+    let estimate: bigint;
     try {
-      gas = await estimateGas(await this.rpc(), { account: await this.options.signer.address(), to, data });
+      estimate = await estimateGas(await this.rpc(), { account: await this.options.signer.address(), ...call });
     } catch (error) {
       if (error instanceof BaseError && error.walk((cause) => cause instanceof ExecutionRevertedError)) return null;
       throw error;
     }
-    return this.signed({ to, data, nonce, gas: ((gas + extraGas) * GAS_MARGIN_PERCENT) / 100n });
+    return atLeast(((estimate + extraGas) * GAS_MARGIN_PERCENT) / 100n, PLAIN_TRANSFER_GAS);
   }
 
+  /** A transfer of nothing to the hot wallet itself, its gas estimated as any call's: a plain
+   * transfer's 21,000 on most chains, more on Arbitrum, whose gas limit covers the L1 data cost
+   * too (a filler signed with 21,000 there is refused, and its nonce never filled). */
   async signedFiller(nonce: number): Promise<SignedPayout> {
-    return this.signed({ to: await this.options.signer.address(), value: 0n, nonce, gas: FILLER_GAS });
+    const wallet = (await this.options.signer.address()) as Address;
+    const gas = await this.gasFor({ to: wallet, value: 0n }, 0n);
+    if (gas === null) throw new Error('the node says a transfer of nothing from the hot wallet to itself would revert');
+    return this.signed({ to: wallet, value: 0n, nonce, gas });
   }
 
-  async broadcast(raw: string): Promise<'sent' | { refused: string }> {
+  async broadcast(raw: string): Promise<'sent' | { refused: string } | { gasTooLow: string }> {
     try {
       await this.options.broadcaster.broadcast({ raw });
       return 'sent';
     } catch (error) {
       const message = error instanceof BaseError ? error.details || error.shortMessage : String(error);
+      if (GAS_TOO_LOW.test(message)) return { gasTooLow: message };
       if (REFUSED_FOR_GOOD.test(message)) return { refused: message };
       throw error;
     }
+  }
+
+  /**
+   * The stored transaction again, same nonce, call and fees, with more gas: the node's estimate now
+   * (with its margin, as when signed) and a margin above the stored limit at least, so that each
+   * refusal for too little gas raises it. What a node that answered "intrinsic gas too low" takes
+   * (GAS_TOO_LOW): the version refused never entered its pool, so at the same fees this one is no
+   * underpriced replacement. Null, nothing signed:
+   * the call would now revert, the gas it needs is more than a block holds (it can never be mined),
+   * or another key signed it (a hot wallet since rotated).
+   */
+  async signedWithMoreGas(raw: string): Promise<SignedPayout | null> {
+    const wallet = await this.options.signer.address();
+    if (!isAddressEqual(await recoverTransactionAddress({ serializedTransaction: raw as TransactionSerialized }), wallet)) return null;
+    const stored = parseTransaction(raw as TransactionSerialized);
+    const call = { to: stored.to!, data: stored.data, value: stored.value };
+    const estimated = await this.gasFor(call, stored.data?.startsWith(TRANSFER_SELECTOR) ? RECIPIENT_EMPTIED_GAS : 0n);
+    if (estimated === null) return null;
+    const gas = atLeast(estimated, (stored.gas! * GAS_MARGIN_PERCENT) / 100n);
+    const { blockGasLimit } = await this.market();
+    if (blockGasLimit !== null && gas > blockGasLimit) return null;
+    return this.signed({ ...call, nonce: stored.nonce!, gas }, feesOf(stored));
   }
 
   /**
@@ -186,8 +234,7 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
   }
 
   private async signed(request: Pick<TransactionSerializableEIP1559, 'to' | 'data' | 'value' | 'nonce' | 'gas'>, fees?: Fees): Promise<SignedPayout> {
-    const client = await this.rpc();
-    const chainId = await (this.chainId ??= getChainId(client));
+    const chainId = await this.nodeChainId();
     const priced = fees ?? (await this.cappedFees());
     const transaction: EvmUnsignedTransaction = 'gasPrice' in priced ? { type: 'legacy', chainId, ...request, ...priced } : { type: 'eip1559', chainId, ...request, ...priced };
     const raw = await this.options.signer.signTransaction(transaction);
@@ -201,6 +248,29 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
     return { raw, txHash: keccak256(raw) };
   }
 
+  /**
+   * The network's chain id once the node has answered the same, asked once in the process's life.
+   * A node of another chain (a URL that names the wrong network) would be sent transactions it
+   * refuses, or, where the hot wallet holds coin on that chain too, mines: nothing is signed for
+   * it. A failed or wrong answer is not kept: the next signing asks again (a cached rejection would
+   * refuse every payout of a warm container after one node error).
+   */
+  private nodeChainId(): Promise<number> {
+    if (!this.chainId) {
+      const expected = this.options.chainId;
+      const asked = this.rpc().then(async (client) => {
+        const answered = await getChainId(client);
+        if (answered !== expected) throw new Error(`The node answers chain id ${answered}, not the network's ${expected}: nothing is signed for it`);
+        return answered;
+      });
+      asked.catch(() => {
+        if (this.chainId === asked) this.chainId = undefined;
+      });
+      this.chainId = asked;
+    }
+    return this.chainId;
+  }
+
   /** The node's estimate, held under the stage's maximum. */
   private async cappedFees(): Promise<Fees> {
     const { estimate } = await this.market();
@@ -212,8 +282,8 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
 
   /** What the node says a transaction should offer now (viem: the base fee's and gasPrice with a
    * margin for the blocks to come), in the network's fee market, and the latest block's base fee
-   * (null on a chain without one): viem reads that block for its estimate anyway, so it is read
-   * here and handed over, no request more. */
+   * (null on a chain without one) and gas limit: viem reads that block for its estimate anyway, so
+   * it is read here and handed over, no request more. */
   private market({ fresh = false } = {}): Promise<Market> {
     if (fresh || !this.fees || Date.now() - this.fees.at > FEES_FRESH_MS) {
       const type = this.options.feeMarket;
@@ -221,9 +291,10 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
         // `block`: viem's estimate takes the block it stands on (not in its public type), else reads it.
         const block = await getBlock(client, { blockTag: 'latest' });
         const baseFeePerGas = block.baseFeePerGas ?? null;
-        if (type === 'legacy') return { estimate: { gasPrice: (await estimateFeesPerGas(client, { chain: null, type: 'legacy', block } as { chain: null; type: 'legacy' })).gasPrice }, baseFeePerGas };
+        const blockGasLimit = block.gasLimit ?? null;
+        if (type === 'legacy') return { estimate: { gasPrice: (await estimateFeesPerGas(client, { chain: null, type: 'legacy', block } as { chain: null; type: 'legacy' })).gasPrice }, baseFeePerGas, blockGasLimit };
         const { maxFeePerGas, maxPriorityFeePerGas } = await estimateFeesPerGas(client, { chain: null, type: 'eip1559', block } as { chain: null; type: 'eip1559' });
-        return { estimate: { maxFeePerGas, maxPriorityFeePerGas }, baseFeePerGas };
+        return { estimate: { maxFeePerGas, maxPriorityFeePerGas }, baseFeePerGas, blockGasLimit };
       });
       value.catch(() => (this.fees = undefined));
       this.fees = { at: Date.now(), value };
@@ -232,8 +303,8 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
   }
 }
 
-/** The node's fee estimate and the base fee it stands on. */
-type Market = { estimate: Fees; baseFeePerGas: bigint | null };
+/** The node's fee estimate, the base fee it stands on, and the most gas that block holds. */
+type Market = { estimate: Fees; baseFeePerGas: bigint | null; blockGasLimit: bigint | null };
 
 const atMost = (wei: bigint, limit: bigint) => (wei < limit ? wei : limit);
 const atLeast = (wei: bigint, floor: bigint) => (wei > floor ? wei : floor);

@@ -81,6 +81,7 @@ export function evmChainOf(name: EvmNetworkName, settings: SliceSettings<'chain'
 export function evmPayoutsOf(name: EvmNetworkName, settings: SliceSettings<'chain'>, signer: EvmTransactionSigner, chain: EvmChain): EvmPayoutNode {
   const network = evmSettingsOf(name, settings);
   return new EvmPayoutNode({
+    chainId: network.chainId,
     rpcUrl: rpcUrlsOf(network),
     rpcTimeoutMs: network.rpcTimeoutMs,
     usdtContract: network.usdtContract,

@@ -24,10 +24,15 @@ export type Replacement = SignedPayout | { capReached: { offered: bigint; needed
 /** What broadcasting a stored transaction needs of the network (functions/networks/evm/evm-payouts.ts). */
 export interface NonceBroadcaster {
   /** 'sent': the node took it or has it already. `refused`: never will, in the node's words.
-   * Throws when the refusal may pass (the node unreachable, gas token short). */
-  broadcast(raw: string): Promise<'sent' | { refused: string }>;
-  /** A transfer of nothing to the wallet itself, signed with `nonce`: fills a refused one's place. */
+   * `gasTooLow`: not with its gas limit ("intrinsic gas too low"), which more gas may cure. Throws
+   * when the refusal may pass (the node unreachable, gas token short). */
+  broadcast(raw: string): Promise<'sent' | { refused: string } | { gasTooLow: string }>;
+  /** A transfer of nothing to the wallet itself, signed with `nonce`, its gas estimated: fills a
+   * refused one's place. */
   signedFiller(nonce: number): Promise<SignedPayout>;
+  /** The signed transaction `raw` again, same nonce, call and fees, with more gas; null when no
+   * more gas would get it mined (its call would revert, or a block cannot hold it). */
+  signedWithMoreGas(raw: string): Promise<SignedPayout | null>;
 }
 
 export interface NonceSlot {
@@ -35,8 +40,9 @@ export interface NonceSlot {
   nonce: number;
   /** No sequence is stored for the wallet yet: this write creates it. */
   first: boolean;
-  /** The stored sequence's next nonce when `nonce` is past it: the wallet sent outside Cambio, on
-   * nonces the sequence never gave out, and the sequence jumps over them (from this value). */
+  /** The stored sequence's next nonce when `nonce` is past it: the wallet sent outside Cambio, in
+   * final blocks, on nonces the sequence never gave out, and the sequence jumps over them (from
+   * this value). */
   from?: number;
 }
 
@@ -52,28 +58,41 @@ const NONCE_ATTEMPTS = 10;
 /**
  * Runs `signAndStore` with the wallet's next nonce until its write takes it: 'nonce-taken' (another
  * signer stored a transaction on it first) reads the sequence again and signs afresh. `known`: the
- * next nonce as this run last wrote it, tried first without a read. The sequence starts, once, at
- * the node's pending count for the wallet. 'busy': others took every nonce read.
+ * next nonce as this run last wrote it, tried first without a read. 'busy': others took every
+ * nonce read.
+ *
+ * `usedAtFinal`, the wallet's count of transactions at the final block (countAtFinal), is where the
+ * sequence starts, once, and where it jumps to when it stands below: every nonce the sequence gave
+ * out is below its next, so a count past it means nonces taken outside Cambio, on which a
+ * transaction signed could never be mined. Only the final count: a transaction outside Cambio that
+ * is in the pool, or in a block a reorganisation may still remove, can yet be dropped, and a
+ * sequence moved past its nonce would leave that nonce for ever unused, every payout and sweep
+ * behind it waiting (../shared/networks.md acts on final evidence alone). A nonce such a
+ * transaction holds is signed on all the same: the node refuses it ("nonce too low", or as an
+ * underpriced replacement) or takes it in place of the other, settling broadcasts it again while
+ * the other may be dropped, and signs it again on a nonce of its own once a final block shows the
+ * other at its nonce (nonceHolder).
  */
 export async function withNextNonce<T>(
   sequence: NonceSequence,
-  pendingNonce: (wallet: string) => Promise<number>,
   wallet: string,
   known: number | undefined,
+  usedAtFinal: number,
   signAndStore: (slot: NonceSlot) => Promise<T | 'nonce-taken'>,
-  usedOnChain?: number,
 ): Promise<T | 'busy'> {
   for (let attempt = 1; attempt <= NONCE_ATTEMPTS; attempt++) {
     const stored = attempt === 1 && known !== undefined ? known : await sequence.nextNonce(wallet);
-    const nonce = stored ?? (await pendingNonce(wallet));
-    // `usedOnChain`: the node's count of the wallet's transactions. Every nonce the sequence gave
-    // out is below its next, so a count past it means nonces taken outside Cambio: a transaction
-    // signed on one of them could never be mined.
-    const jumped = usedOnChain !== undefined && nonce < usedOnChain && stored !== null;
-    const answer = await signAndStore({ wallet, nonce: Math.max(nonce, usedOnChain ?? nonce), first: stored === null, ...(jumped && { from: stored }) });
+    const jumped = stored !== null && stored < usedAtFinal;
+    const answer = await signAndStore({ wallet, nonce: Math.max(stored ?? usedAtFinal, usedAtFinal), first: stored === null, ...(jumped && { from: stored }) });
     if (answer !== 'nonce-taken') return answer;
   }
   return 'busy';
+}
+
+/** How many transactions the wallet had sent as of the final block: its nonces below that are used
+ * for good, whatever reorganisation comes (withNextNonce). */
+export async function countAtFinal(chain: Pick<EvmReceiptReader, 'finalBlock' | 'transactionCountAt'>, wallet: string): Promise<number> {
+  return chain.transactionCountAt(wallet, (await chain.finalBlock()).number);
 }
 
 /** A transaction signed on a nonce and stored, as broadcasting and settling need it. */
@@ -89,25 +108,57 @@ export interface NonceTransaction {
 }
 
 /**
- * Broadcasts the stored transaction (its filler, once it has one). One the node refuses for good
- * would hold up every nonce behind it: its nonce gets a filler, stored (`storeFiller`, false when
- * the record moved on meanwhile) before it is broadcast, and so stored as broadcast `now`, as a
- * transaction is at its claim. Throws when the node refuses the filler too or cannot be reached:
- * the stored transaction is broadcast again on a later run. 'sent': the node took the stored
- * transaction (or its filler); 'filled': it refused it, and the filler went.
+ * Broadcasts the stored transaction's version in force (its filler, once it has one). 'sent': the
+ * node took it (or has it already). Otherwise another version takes its place on the nonce, is
+ * stored (null: the record moved on under another run) and, stored, broadcast in turn as that
+ * record (`how.broadcast`, which calls this again), and the answer is 'stored-again':
+ * - one the node wants more gas for ("intrinsic gas too low": on Arbitrum the L1 data cost moves)
+ *   is signed again with more (`signedWithMoreGas`), the version refused kept among those replaced
+ *   (withReplacement). Each time at least a margin more, under a block's gas limit: no loop.
+ * - one the node refuses for good (or wants more gas for than can ever be mined) would hold up
+ *   every nonce behind it: its nonce gets a filler, stored before it is broadcast, and so stored as
+ *   broadcast `now`, as a transaction is at its claim. A filler the node refuses in turn is not
+ *   taken for filled: it is signed again with more gas as above, or this throws.
+ * Throws when the node refuses the filler for good or cannot be reached: the stored transaction is
+ * broadcast again on a later run.
  */
-export async function broadcastOrFill(
+export async function broadcastOrFill<StoredRecord>(
   payouts: NonceBroadcaster,
-  stored: NonceTransaction,
+  stored: ReplaceableTransaction,
   now: () => Date,
-  storeFiller: (filler: NonceFiller) => Promise<boolean>,
-): Promise<'sent' | 'filled'> {
-  const answer = await payouts.broadcast(stored.filler?.signed ?? stored.signed);
+  how: {
+    log: Log;
+    fields: { [field: string]: unknown };
+    storeFiller(filler: NonceFiller): Promise<StoredRecord | null>;
+    storeVersion(next: VersionFields): Promise<StoredRecord | null>;
+    broadcast(record: StoredRecord): Promise<unknown>;
+  },
+): Promise<'sent' | 'stored-again'> {
+  const current = inForce(stored);
+  const answer = await payouts.broadcast(current.signed);
   if (answer === 'sent') return 'sent';
-  if (stored.filler) throw new Error(`the node refuses the nonce filler too: ${answer.refused}`);
+  if ('gasTooLow' in answer) {
+    const more = await payouts.signedWithMoreGas(current.signed);
+    if (more) {
+      const saved = await how.storeVersion(withReplacement(stored, more));
+      if (saved === null) return 'stored-again';
+      how.log.warn(stored.filler ? "the node wants more gas for the nonce filler: signed again with more" : 'the node wants more gas for the transaction: signed again with more', {
+        ...how.fields,
+        nonce: stored.nonce,
+        refusal: answer.gasTooLow,
+        replaced: current.txHash,
+        txHash: more.txHash,
+      });
+      await how.broadcast(saved);
+      return 'stored-again';
+    }
+  }
+  const refusal = 'refused' in answer ? answer.refused : answer.gasTooLow;
+  if (stored.filler) throw new Error(`the node refuses the nonce filler too: ${refusal}`);
   const filler = await payouts.signedFiller(stored.nonce);
-  if (await storeFiller({ signed: filler.raw, txHash: filler.txHash, refusal: answer.refused, broadcastAt: now().toISOString() })) await payouts.broadcast(filler.raw);
-  return 'filled';
+  const saved = await how.storeFiller({ signed: filler.raw, txHash: filler.txHash, refusal, broadcastAt: now().toISOString() });
+  if (saved !== null) await how.broadcast(saved);
+  return 'stored-again';
 }
 
 /** A stored transaction that is replaced at a higher fee when it waits unmined: withdrawals and
@@ -137,9 +188,12 @@ export function takenAt(stored: ReplaceableTransaction, at: Date): Pick<Replacea
   return stored.filler ? { filler: { ...stored.filler, broadcastAt }, broadcastAt: stored.broadcastAt } : { filler: null, broadcastAt };
 }
 
+/** The fields of a stored transaction that a new version of it (or of its filler) changes. */
+export type VersionFields = Pick<ReplaceableTransaction, 'signed' | 'txHash' | 'replacedTxHashes' | 'filler' | 'broadcastAt'>;
+
 /** The stored transaction with `next` in place of its version in force, the version before kept
  * among those replaced, and no broadcast time until the node takes it. */
-export function withReplacement(stored: ReplaceableTransaction, next: SignedPayout): Pick<ReplaceableTransaction, 'signed' | 'txHash' | 'replacedTxHashes' | 'filler' | 'broadcastAt'> {
+export function withReplacement(stored: ReplaceableTransaction, next: SignedPayout): VersionFields {
   const { filler } = stored;
   if (filler) {
     const replaced: NonceFiller = { ...filler, signed: next.raw, txHash: next.txHash, broadcastAt: null, replacedTxHashes: [...(filler.replacedTxHashes ?? []), filler.txHash] };
@@ -192,7 +246,7 @@ export async function replaceUnmined<StoredRecord>(
     log: Log;
     what: 'payout' | 'sweep';
     fields: { [field: string]: unknown };
-    save(replaced: ReturnType<typeof withReplacement>): Promise<StoredRecord | null>;
+    save(replaced: VersionFields): Promise<StoredRecord | null>;
     broadcast(replacement: StoredRecord): Promise<void>;
   },
 ): Promise<ReplaceOutcome> {

@@ -4,7 +4,7 @@ import { sweepMovement } from '../../ledger/reconciliation.ts';
 import { sameEvmAddress } from './evm-address.ts';
 import { tokenFeeEntry, type LedgerEntry } from '../../ledger/ledger.ts';
 import type { EvmPayouts, SignedPayout } from './withdrawal-sending.ts';
-import { broadcastOrFill, dueForReplacement, nonceHolder, nonceOutcome, replaceOrRebroadcast, replaceUnmined, takenAt, withNextNonce, type EvmReceiptReader, type NonceFiller, type NonceSequence, type NonceSlot, type ReplaceableTransaction } from './nonce-sequence.ts';
+import { broadcastOrFill, countAtFinal, dueForReplacement, nonceHolder, nonceOutcome, replaceOrRebroadcast, replaceUnmined, takenAt, withNextNonce, type EvmReceiptReader, type NonceFiller, type NonceSequence, type NonceSlot, type ReplaceableTransaction, type VersionFields } from './nonce-sequence.ts';
 import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
 import { stderrLog, type Log } from '../../shared/log.ts';
 import { setAsideFrozen, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
@@ -75,7 +75,7 @@ export interface EvmSweep extends ReplaceableTransaction {
 }
 
 /** The network's side (functions/networks/evm/evm-payouts.ts). */
-export interface EvmSweepPayouts extends Pick<EvmPayouts, 'wallet' | 'pendingNonce' | 'signedFiller' | 'broadcast' | 'signedReplacement'> {
+export interface EvmSweepPayouts extends Pick<EvmPayouts, 'wallet' | 'signedFiller' | 'signedWithMoreGas' | 'broadcast' | 'signedReplacement'> {
   /** The factory's sweep of these deposits' forwarders to the hot wallet, signed with `nonce`;
    * null when the node says it would revert (the factory not owned by the hot wallet, say). */
   signedSweep(input: { nonce: number; depositIds: string[] }): Promise<SignedPayout | null>;
@@ -284,10 +284,11 @@ async function nativeOnly(deps: EvmSweepDeps, candidates: DueForwarder[], wasDue
 }
 
 /** Signs the batch's sweep with the wallet's next nonce and stores it, taking the nonce (read
- * afresh from the table: the withdrawal sender moves it between the sweeper's runs). */
+ * afresh from the table: the withdrawal sender moves it between the sweeper's runs), past any the
+ * final block shows used outside Cambio (withNextNonce). */
 async function signAndStore(deps: EvmSweepDeps, forwarders: SweptForwarder[], now: () => Date): Promise<EvmSweep | 'would-revert' | 'busy'> {
   const wallet = await deps.payouts.wallet();
-  return withNextNonce(deps.store, (wallet) => deps.payouts.pendingNonce(wallet), wallet, undefined, async (slot) => {
+  return withNextNonce(deps.store, wallet, undefined, await countAtFinal(deps.chain, wallet), async (slot) => {
     const signed = await deps.payouts.signedSweep({ nonce: slot.nonce, depositIds: forwarders.map((forwarder) => forwarder.depositId) });
     if (!signed) return 'would-revert';
     const at = now().toISOString();
@@ -314,12 +315,20 @@ async function signAndStore(deps: EvmSweepDeps, forwarders: SweptForwarder[], no
   });
 }
 
-/** Broadcasts the stored sweep, its newest version, filling its nonce if the node refuses it for
- * good, and records when the node first took a replacement. */
+/** Broadcasts the stored sweep, its newest version, signing it again with more gas or filling its
+ * nonce if the node refuses it (broadcastOrFill), and records when the node first took a
+ * replacement. */
 async function broadcastSweep(deps: EvmSweepDeps, sweep: EvmSweep, now: () => Date): Promise<void> {
-  const answer = await broadcastOrFill(deps.payouts, sweep, now, (filler: NonceFiller) => {
-    (deps.log ?? stderrLog).error('the node refuses the sweep for good; filling its nonce', { network: deps.network, sweepId: sweep.id, refusal: filler.refusal });
-    return deps.store.saveSweep(sweep, { ...sweep, filler, updatedAt: now().toISOString() });
+  const answer = await broadcastOrFill(deps.payouts, sweep, now, {
+    log: deps.log ?? stderrLog,
+    fields: { network: deps.network, sweepId: sweep.id },
+    storeFiller: async (filler: NonceFiller) => {
+      (deps.log ?? stderrLog).error('the node refuses the sweep for good; filling its nonce', { network: deps.network, sweepId: sweep.id, refusal: filler.refusal });
+      const filling: EvmSweep = { ...sweep, filler, updatedAt: now().toISOString() };
+      return (await deps.store.saveSweep(sweep, filling)) ? filling : null;
+    },
+    storeVersion: (next) => storedVersion(deps, sweep, next, now),
+    broadcast: (again) => broadcastSweep(deps, again, now),
   });
   const taken = answer === 'sent' ? takenAt(sweep, now()) : null;
   if (taken) await deps.store.saveSweep(sweep, { ...sweep, ...taken, updatedAt: now().toISOString() });
@@ -332,13 +341,16 @@ const replaceSweep = (deps: EvmSweepDeps, sweep: EvmSweep, now: () => Date) =>
     log: deps.log ?? stderrLog,
     what: 'sweep',
     fields: { network: deps.network, sweepId: sweep.id },
-    save: async (replaced) => {
-      const replacement: EvmSweep = { ...sweep, ...replaced, updatedAt: now().toISOString() };
-      // False: another run got there first.
-      return (await deps.store.saveSweep(sweep, replacement)) ? replacement : null;
-    },
+    save: (replaced) => storedVersion(deps, sweep, replaced, now),
     broadcast: (replacement) => broadcastSweep(deps, replacement, now),
   });
+
+/** The sweep with a new version of its transaction (or of its filler) in place of the newest, the
+ * hashes before kept (withReplacement), as written; null when another run got there first. */
+async function storedVersion(deps: EvmSweepDeps, sweep: EvmSweep, next: VersionFields, now: () => Date): Promise<EvmSweep | null> {
+  const replacement: EvmSweep = { ...sweep, ...next, updatedAt: now().toISOString() };
+  return (await deps.store.saveSweep(sweep, replacement)) ? replacement : null;
+}
 
 /**
  * What a landed sweep takes off each counted forwarder's counts: what the receipt shows it sent (its

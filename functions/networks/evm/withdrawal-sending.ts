@@ -6,7 +6,7 @@ import { inParallel } from '../../shared/in-parallel.ts';
 import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
 import { withdrawalView, type Withdrawal } from '../../withdrawals/withdrawals.ts';
 import { complete, fail, networkCostOf, FINISH_RESERVE_MS, sendableWithdrawals, spendableFloat, stuckProcessing, withdrawalPagesIn, SETTLE_IN_FLIGHT, type SendResult, type SettleOptions, type SettleResult, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
-import { broadcastOrFill, dueForReplacement, nonceHolder, nonceOutcome, replaceOrRebroadcast, replaceUnmined, takenAt, withNextNonce, type EvmReceiptReader, type NonceBroadcaster, type NonceSequence, type NonceSlot, type Replacement, type ReplaceableTransaction, type SignedPayout } from './nonce-sequence.ts';
+import { broadcastOrFill, countAtFinal, dueForReplacement, nonceHolder, nonceOutcome, replaceOrRebroadcast, replaceUnmined, takenAt, withNextNonce, type EvmReceiptReader, type NonceBroadcaster, type NonceSequence, type NonceSlot, type Replacement, type ReplaceableTransaction, type SignedPayout, type VersionFields } from './nonce-sequence.ts';
 
 /**
  * Sending withdrawals on an EVM network, where a transaction's place is its nonce: the hot wallet's
@@ -18,18 +18,22 @@ import { broadcastOrFill, dueForReplacement, nonceHolder, nonceOutcome, replaceO
  *   (network, wallet, n) → withdrawal is created) is the same DynamoDB transaction that stores the
  *   signed transaction and moves the withdrawal `pending → processing`. Two senders that read the
  *   same n: one write wins, the other signs again with the next. The sequence starts, once, at the
- *   node's pending count for the wallet; the deposit sweeps take their nonces from it too
- *   (nonce-sequence.ts).
+ *   wallet's count of transactions at the final block, and jumps over nonces a final block shows
+ *   used outside Cambio, never over one only pending (withNextNonce); the deposit sweeps take their
+ *   nonces from it too (nonce-sequence.ts).
  * - Only a stored transaction is broadcast. A sender that dies before its write leaves nothing (the
  *   nonce was not taken); after it, a stored transaction that settling broadcasts again on every run
  *   until a final block holds it: never a gap, never two payouts on one nonce.
  * - A stored transaction the node refuses for good (REFUSED_FOR_GOOD in
  *   functions/networks/evm/evm-payouts.ts: more gas than a block holds, say) would hold up every
- *   nonce behind it. Its nonce is filled by a transfer of nothing from the hot wallet to itself,
- *   stored on the withdrawal before it is broadcast; once the filler is final the withdrawal fails
- *   (REFUSED_BY_NODE) and its amount and fee go back to the company. If the payout itself lands
- *   instead (only one can: they share the nonce), it completes. Want of gas token is not such a
- *   refusal: the filler would need gas too, so the withdrawals wait `processing` until it is topped up.
+ *   nonce behind it. Its nonce is filled by a transfer of nothing from the hot wallet to itself (its
+ *   gas estimated, as Arbitrum's L1 data cost needs), stored on the withdrawal before it is
+ *   broadcast; once the filler is final the withdrawal fails (REFUSED_BY_NODE) and its amount and
+ *   fee go back to the company. If the payout itself lands instead (only one can: they share the
+ *   nonce), it completes. Want of gas token is not such a refusal: the filler would need gas too, so
+ *   the withdrawals wait `processing` until it is topped up. Nor is "intrinsic gas too low": the
+ *   payout (or filler) is signed again on its nonce with more gas, stored among its versions
+ *   (nonce-sequence.ts broadcastOrFill).
  * - `completed` only when the receipt's block is final and still the node's block at that height;
  *   a reverted receipt fails the withdrawal with the money returned; a receipt whose block was
  *   reorganised away leaves it `processing`, and the same signed transaction is broadcast again.
@@ -54,8 +58,6 @@ export type { Replacement, SignedPayout } from './nonce-sequence.ts';
 export interface EvmPayouts extends NonceBroadcaster {
   /** The hot wallet's address. */
   wallet(): Promise<string>;
-  /** The node's count of the wallet's transactions, pending ones included: where the sequence starts. */
-  pendingNonce(wallet: string): Promise<number>;
   /** A USDT transfer (amount in 6 decimals) signed with `nonce` and checked; null when the node
    * says it would revert (the wallet does not hold the amount, the token refuses the address). */
   signedTransfer(input: { nonce: number; to: string; amount: bigint }): Promise<SignedPayout | null>;
@@ -100,7 +102,7 @@ export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSendR
   let float: bigint | null | undefined;
   // The next nonce as this run last wrote it: read from the table again only when another sender moved it.
   let next: number | undefined;
-  let usedOnChain: number | undefined;
+  let usedAtFinal: number | undefined;
   const broadcasts: Promise<void>[] = [];
   let underBaseFee: { cap: bigint; baseFee: bigint } | null | undefined;
   const underCap: string[] = [];
@@ -119,13 +121,13 @@ export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSendR
       }
       wallet ??= await deps.payouts.wallet();
       // Once a run: past the stored sequence when the wallet sent outside Cambio (withNextNonce).
-      usedOnChain ??= await deps.payouts.pendingNonce(wallet);
+      usedAtFinal ??= await countAtFinal(deps.chain, wallet);
       if (float === undefined) float = await spendableFloat(deps);
       if (float !== null && withdrawal.amount > float) {
         result.awaitingFloat++;
         continue;
       }
-      const stored = await signAndStore(deps, withdrawal, wallet, next, now, usedOnChain);
+      const stored = await signAndStore(deps, withdrawal, wallet, next, now, usedAtFinal);
       if (stored === 'would-revert') {
         const failed = fail(withdrawal, 'TRANSFER_WOULD_REVERT', now());
         if (await deps.store.transition(withdrawal, failed.after, failed)) result.failed++;
@@ -173,13 +175,13 @@ async function signAndStore(
   wallet: string,
   known: number | undefined,
   now: () => Date,
-  usedOnChain: number | undefined,
+  usedAtFinal: number,
 ): Promise<Withdrawal | 'moved' | 'would-revert'> {
   const stored = await withNextNonce(
     deps.store,
-    (wallet) => deps.payouts.pendingNonce(wallet),
     wallet,
     known,
+    usedAtFinal,
     async (slot) => {
       const signed = await deps.payouts.signedTransfer({ nonce: slot.nonce, to: withdrawal.address, amount: withdrawal.amount });
       if (!signed) return 'would-revert';
@@ -196,7 +198,6 @@ async function signAndStore(
       const answer = await deps.store.claimNonce(withdrawal, processing, slot, event);
       return answer === 'written' ? processing : answer === 'stale' ? 'moved' : answer;
     },
-    usedOnChain,
   );
   if (stored !== 'busy') return stored;
   (deps.log ?? stderrLog).warn('other senders kept taking the next nonce; left for the next run', { withdrawalId: withdrawal.id });
@@ -219,15 +220,22 @@ const broadcastStored = (deps: EvmSendingDeps, withdrawal: Withdrawal, now: () =
     (deps.log ?? stderrLog).error('broadcast failed; will retry', { withdrawalId: withdrawal.id, error: String(error) });
   });
 
-/** Broadcasts the withdrawal's transaction, its newest version, filling its nonce if the node
- * refuses it for good, and records when the node first took a replacement. */
+/** Broadcasts the withdrawal's transaction, its newest version, signing it again with more gas
+ * or filling its nonce if the node refuses it (broadcastOrFill), and records when the node first
+ * took a replacement. */
 async function broadcastWithdrawal(deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date): Promise<void> {
   const transaction = withdrawal.transaction!;
   const stored = nonceTransactionOf(withdrawal);
-  const answer = await broadcastOrFill(deps.payouts, stored, now, (filler) => {
-    (deps.log ?? stderrLog).error('the node refuses the payout for good; filling its nonce', { withdrawalId: withdrawal.id, nonce: transaction.nonce, refusal: filler.refusal });
-    const filling: Withdrawal = { ...withdrawal, transaction: { ...transaction, filler }, updatedAt: now().toISOString() };
-    return deps.store.transition(withdrawal, filling, { entry: null, event: null });
+  const answer = await broadcastOrFill(deps.payouts, stored, now, {
+    log: deps.log ?? stderrLog,
+    fields: { withdrawalId: withdrawal.id },
+    storeFiller: async (filler) => {
+      (deps.log ?? stderrLog).error('the node refuses the payout for good; filling its nonce', { withdrawalId: withdrawal.id, nonce: transaction.nonce, refusal: filler.refusal });
+      const filling: Withdrawal = { ...withdrawal, transaction: { ...transaction, filler }, updatedAt: now().toISOString() };
+      return (await deps.store.transition(withdrawal, filling, { entry: null, event: null })) ? filling : null;
+    },
+    storeVersion: (next) => storedVersion(deps, withdrawal, next),
+    broadcast: (again) => broadcastWithdrawal(deps, again, now),
   });
   const taken = answer === 'sent' ? takenAt(stored, now()) : null;
   if (taken) {
@@ -355,19 +363,23 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps, { hotWalletMayS
 
 const replaceAfterMs = (deps: EvmSendingDeps) => deps.replaceAfterMs ?? DEFAULT_REPLACE_AFTER_SECONDS * 1000;
 
-/** The payout's next version, at a higher fee, in place of the newest (replaceUnmined). A
- * replacement keeps the withdrawal's state: no ledger entry, no event. */
+/** The payout's next version, at a higher fee, in place of the newest (replaceUnmined). */
 const replace = (deps: EvmSendingDeps, withdrawal: Withdrawal, now: () => Date) =>
   replaceUnmined(nonceTransactionOf(withdrawal), {
     payouts: deps.payouts,
     log: deps.log ?? stderrLog,
     what: 'payout',
     fields: { withdrawalId: withdrawal.id },
-    save: async ({ signed, txHash, replacedTxHashes, filler, broadcastAt }) => {
-      // updatedAt is kept (the stuck alarm's age): a copy read before this write is told stale by
-      // its txHash (transition, claimNonce), and claimNonce checks the filler's hash too.
-      const replacement: Withdrawal = { ...withdrawal, txHash, transaction: { ...withdrawal.transaction!, signed, replacedTxHashes, filler: filler ?? undefined, broadcastAt } };
-      return (await deps.store.transition(withdrawal, replacement, { entry: null, event: null })) ? replacement : null;
-    },
+    save: (replaced) => storedVersion(deps, withdrawal, replaced),
     broadcast: (replacement) => broadcastWithdrawal(deps, replacement, now),
   });
+
+/** The payout with a new version of its transaction (or of its filler) in place of the newest, the
+ * hashes before kept (withReplacement), as written; null when the withdrawal moved on. No ledger
+ * entry, no event. */
+async function storedVersion(deps: EvmSendingDeps, withdrawal: Withdrawal, { signed, txHash, replacedTxHashes, filler, broadcastAt }: VersionFields): Promise<Withdrawal | null> {
+  // updatedAt is kept (the stuck alarm's age): a copy read before this write is told stale by
+  // its txHash (transition, claimNonce), and claimNonce checks the filler's hash too.
+  const replacement: Withdrawal = { ...withdrawal, txHash, transaction: { ...withdrawal.transaction!, signed, replacedTxHashes, filler: filler ?? undefined, broadcastAt } };
+  return (await deps.store.transition(withdrawal, replacement, { entry: null, event: null })) ? replacement : null;
+}
