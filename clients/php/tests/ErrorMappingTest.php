@@ -41,6 +41,7 @@ final class ErrorMappingTest extends ScriptedTestCase
         yield '500 INTERNAL_ERROR' => [500, 'INTERNAL_ERROR', ApiServerException::class];
         yield '503 PRICE_UNAVAILABLE' => [503, 'PRICE_UNAVAILABLE', ApiServerException::class];
         yield '503 NETWORK_UNAVAILABLE' => [503, 'NETWORK_UNAVAILABLE', ApiServerException::class];
+        yield '503 SCREENING_UNAVAILABLE' => [503, 'SCREENING_UNAVAILABLE', ApiServerException::class];
     }
 
     /** @dataProvider families */

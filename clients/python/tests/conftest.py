@@ -81,6 +81,7 @@ ERRORS = {
     "INTERNAL_ERROR": (500, cambio.ApiServerError),
     "PRICE_UNAVAILABLE": (503, cambio.ApiServerError),
     "NETWORK_UNAVAILABLE": (503, cambio.ApiServerError),
+    "SCREENING_UNAVAILABLE": (503, cambio.ApiServerError),
 }
 
 #: The details of a VALIDATION_FAILED answer.

@@ -19,7 +19,7 @@ from conftest import DROP, ERRORS, SECRET, VALIDATION, WITHDRAWAL_PARAMS, Reply,
     [
         "VALIDATION_FAILED", "INVALID_JSON", "FORBIDDEN", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "AUTH_FAILED",
         "NOT_FOUND", "DUPLICATE_REFERENCE", "INSUFFICIENT_BALANCE", "RATE_LIMITED", "INTERNAL_ERROR", "PRICE_UNAVAILABLE",
-        "NETWORK_UNAVAILABLE",
+        "NETWORK_UNAVAILABLE", "SCREENING_UNAVAILABLE",
     ],
 )
 def test_each_status_maps_to_its_family_with_code_status_request_id_and_details(scripted, code):

@@ -387,6 +387,8 @@ public static class ErrorCodes
     public const string PriceUnavailable = "PRICE_UNAVAILABLE";
     /// <summary><c>NETWORK_UNAVAILABLE</c></summary>
     public const string NetworkUnavailable = "NETWORK_UNAVAILABLE";
+    /// <summary><c>SCREENING_UNAVAILABLE</c></summary>
+    public const string ScreeningUnavailable = "SCREENING_UNAVAILABLE";
     /// <summary><c>CONNECTION_FAILED</c></summary>
     public const string ConnectionFailed = "CONNECTION_FAILED";
     /// <summary><c>TIMEOUT</c></summary>

@@ -42,6 +42,8 @@ class ErrorsTest {
     "429, RATE_LIMITED, RateLimitException",
     "500, INTERNAL_ERROR, ApiServerException",
     "503, PRICE_UNAVAILABLE, ApiServerException",
+    "503, NETWORK_UNAVAILABLE, ApiServerException",
+    "503, SCREENING_UNAVAILABLE, ApiServerException",
   })
   void mapsEachStatusToItsFamily(int status, String code, String family) throws Exception {
     try (ScriptedServer server = new ScriptedServer((req, n) -> failure(status, code))) {
