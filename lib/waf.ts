@@ -4,6 +4,7 @@ import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { gatewayResponse } from '../functions/http/gateway-responses.ts';
 import { MAX_BODY_BYTES } from '../functions/http/route.ts';
+import { AUTHORIZER, SESSION_AUTHORIZER } from '../functions/routes.ts';
 
 /** What API Gateway forwards of a body to WAF: its default, 16 KB, which is the contract's limit. */
 const BODY_INSPECTION_LIMIT = 'KB_16';
@@ -74,6 +75,14 @@ const label = (name: string) => ({ labelMatchStatement: { scope: 'LABEL', key: `
  * 8 KB). The block rule therefore matches each blocking rule's label by name, and, for rules AWS adds
  * to the set later, any label of its namespace on a request that carries neither counted label.
  */
+/** The headers that carry a credential (the API secret, the dashboard's session cookie), lower case
+ * as WAF matches them: never shown in a sampled request. The API key alone proves nothing. */
+const SECRET_HEADERS = [AUTHORIZER.identityHeaders[1], ...SESSION_AUTHORIZER.identityHeaders].map((header) => header.toLowerCase());
+
+/** What the per-IP rate rule's 429 asks a client to wait: WAF counts an address over a sliding 5
+ * minutes, so a minute lets enough of its count age out to be worth a try. */
+export const PER_IP_RETRY_AFTER_SECONDS = 60;
+
 export class ApiFirewall extends Construct {
   readonly webAcl: CfnWebACL;
 
@@ -95,12 +104,19 @@ export class ApiFirewall extends Construct {
         TooLarge: { contentType: 'APPLICATION_JSON', content: tooLarge.body },
       },
       associationConfig: { requestBody: { API_GATEWAY: { defaultSizeInspectionLimit: BODY_INSPECTION_LIMIT } } },
+      // Sampled requests (kept 3 hours, GetSampledRequests) carry every header as sent: an API
+      // secret, or a dashboard session cookie, read there would pay out. The web ACL's data
+      // protection replaces them with REDACTED wherever WAF shows a request (samples, logs),
+      // as the stage keeps no execution logs for the same reason (cambio-stack.ts).
+      dataProtectionConfig: { dataProtections: SECRET_HEADERS.map((header) => ({ field: { fieldType: 'SINGLE_HEADER', fieldKeys: [header] }, action: 'SUBSTITUTION' })) },
       rules: [
         {
           name: 'PerIpRate',
           priority: 0,
           statement: { rateBasedStatement: { limit: props.ratePer5Minutes, aggregateKeyType: 'IP' } },
-          action: { block: { customResponse: { responseCode: throttled.status, customResponseBodyKey: 'RateLimited' } } },
+          // Retry-After, as every 429 of the contract's: a client's own backoff (seconds) would only
+          // meet the block again while the address's 5-minute count stays over.
+          action: { block: { customResponse: { responseCode: throttled.status, customResponseBodyKey: 'RateLimited', responseHeaders: [{ name: 'Retry-After', value: String(PER_IP_RETRY_AFTER_SECONDS) }] } } },
           visibilityConfig: visibility('per-ip-rate'),
         },
         {

@@ -568,6 +568,8 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
         const rate = acl.Rules.find((rule: any) => rule.Statement.RateBasedStatement);
         expect(rate.Statement.RateBasedStatement).toEqual({ Limit: config.waf!.ratePer5Minutes, AggregateKeyType: 'IP' });
         expect(rate.Action.Block.CustomResponse.ResponseCode).toBe(429);
+        // Every 429 of the contract's says when to come back.
+        expect(rate.Action.Block.CustomResponse.ResponseHeaders).toEqual([{ Name: 'Retry-After', Value: '60' }]);
         expect(JSON.parse(acl.CustomResponseBodies.RateLimited.Content).error.code).toBe('RATE_LIMITED');
         const common = acl.Rules.find((rule: any) => rule.Statement.ManagedRuleGroupStatement);
         expect(common.Statement.ManagedRuleGroupStatement).toMatchObject({ VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' });
@@ -575,6 +577,18 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
         expect(common.Statement.ManagedRuleGroupStatement.RuleActionOverrides).toContainEqual({ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } });
         const stageId = Object.keys(resourcesOfType(template, 'AWS::ApiGateway::Stage'))[0]!;
         template.hasResourceProperties('AWS::WAFv2::WebACLAssociation', { ResourceArn: Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([{ Ref: stageId }])]) }) });
+      });
+
+      it('never shows a credential in a sampled request or a log: the API secret and the session cookie are REDACTED wherever a rule samples', () => {
+        const acl = Object.values(resourcesOfType(template, 'AWS::WAFv2::WebACL'))[0]!.Properties!;
+        const sampling = [acl.VisibilityConfig, ...acl.Rules.map((rule: any) => rule.VisibilityConfig)].some((visibility: any) => visibility.SampledRequestsEnabled);
+        expect(sampling).toBe(true);
+        expect(acl.DataProtectionConfig.DataProtections).toEqual(
+          expect.arrayContaining([
+            { Field: { FieldType: 'SINGLE_HEADER', FieldKeys: ['x-api-secret'] }, Action: 'SUBSTITUTION' },
+            { Field: { FieldType: 'SINGLE_HEADER', FieldKeys: ['cookie'] }, Action: 'SUBSTITUTION' },
+          ]),
+        );
       });
 
       it('answers a body over 16 KiB (WAF sees 16 KB of it: a longer one matches as oversize) with 413 PAYLOAD_TOO_LARGE in the envelope, before any other rule but the rate', () => {
