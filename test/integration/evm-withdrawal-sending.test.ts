@@ -144,6 +144,21 @@ describe('EVM withdrawals on anvil', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
+  it('a withdrawal to an address written all in capitals (one case, as EIP-55 allows) is paid, and so are the ones behind it', async () => {
+    // viem's encoder checks an address not all lower case against its checksum: unconverted, the
+    // capitals threw at signing, every run, and every payout of the network behind it waited.
+    const capitals = newAddress();
+    const behind = newAddress();
+    const first = await withdraw(`0x${capitals.slice(2).toUpperCase()}`, '2');
+    const second = await withdraw(behind, '3');
+    expect(await sendEvmWithdrawals(deps)).toMatchObject({ sent: 2 });
+    expect(await usdtOf(capitals)).toBe(usdt('2'));
+    expect(await usdtOf(behind)).toBe(usdt('3'));
+    expect(await settleFinal()).toMatchObject({ completed: 2 });
+    expect((await read(first)).status).toBe('completed');
+    expect((await read(second)).status).toBe('completed');
+  });
+
   it('20 withdrawals queued at once: 20 transactions, consecutive nonces, exactly 20 × the amount received', async () => {
     const to = newAddress();
     const queued = await Promise.all(Array.from({ length: 20 }, () => withdraw(to, '3')));

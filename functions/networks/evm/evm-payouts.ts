@@ -5,6 +5,7 @@ import type { EvmPayouts, Replacement, SignedPayout } from './withdrawal-sending
 import type { EvmSweepPayouts } from './sweeps.ts';
 import { lazyRpcClient, type EvmChainOptions } from './evm-chain.ts';
 import { depositSalt } from './forwarder-address.ts';
+import { toChecksumAddress } from './evm-address.ts';
 
 /**
  * Signing and sending the hot wallet's payouts on an EVM network, over viem: a USDT transfer as an
@@ -119,7 +120,9 @@ export class EvmPayoutNode implements EvmPayouts, EvmSweepPayouts {
   }
 
   async signedTransfer({ nonce, to, amount }: { nonce: number; to: string; amount: bigint }): Promise<SignedPayout | null> {
-    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to as Address, amount * 10n ** BigInt(this.options.tokenDecimals - 6)] });
+    // Checksummed: an address given all in capitals (accepted, as the EIP allows one case) is refused
+    // by viem's encoder, which checks any address not all lower case against its checksum.
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [toChecksumAddress(to) as Address, amount * 10n ** BigInt(this.options.tokenDecimals - 6)] });
     return this.signedCall((await this.usdt()) as Address, data, nonce, RECIPIENT_EMPTIED_GAS);
   }
 
