@@ -2,11 +2,12 @@ import { createWalletClient, http, parseUnits, type Address, type Hash } from 'v
 import { describe, expect, it } from 'vitest';
 import { getDeposit, type Deposit } from '#functions/deposits/deposits';
 import { returnUnfrozen } from '#functions/deposits/frozen-addresses';
-import { requestWithdrawal } from '#functions/withdrawals/withdrawals';
+import { getWithdrawal, requestWithdrawal } from '#functions/withdrawals/withdrawals';
+import { sendEvmWithdrawals, settleEvmWithdrawals } from '#functions/networks/evm/withdrawal-sending';
 import { TetherUsdt } from '#functions/networks/evm/usdt-contracts';
 import { anvilAccount, localWalletClient } from '#local/evm-contracts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
-import { reconcileEvmNetworks } from '../support/evm-jobs.ts';
+import { evmSenderDeps, reconcileEvmNetworks } from '../support/evm-jobs.ts';
 import { useEvmTokenFixture } from '../support/evm-token-fixture.ts';
 
 /**
@@ -44,6 +45,32 @@ async function paidWhileFrozen(amount: string, { erased }: { erased: boolean }):
 }
 
 describe("Ethereum's USDT under Tether's controls, on anvil", () => {
+  it('a pause landing after the sender read the token’s standing leaves the payouts it meets pending, not failed: they go out once it lifts', async () => {
+    const deposit = await newDeposit();
+    await pay(deposit.address, '30');
+    await creditPaid();
+    await sweepUntilSettled();
+    const payees = [newPayee(), newPayee()];
+    const queued = await Promise.all(payees.map((payee) => requestWithdrawal(withdrawals, RULES, token.companyId, { reference: `pause-${Math.random()}`, network: NETWORK, address: payee, amount: usdt('5') }, new Date())));
+    // The run read the standing before the pause (withdrawalSenderRun): its payouts' estimates revert.
+    await issuer().pause();
+    const sender = evmSenderDeps(env, NETWORK, anvil.settings);
+    try {
+      expect(await sendEvmWithdrawals(sender)).toMatchObject({ sent: 0, failed: 0 });
+      for (const withdrawal of queued) expect((await getWithdrawal(withdrawals, token.companyId, withdrawal.id)).status).toBe('pending');
+      expect(await companyUsdt()).toMatchObject({ locked: 2n * (usdt('5') + RULES.fee) });
+    } finally {
+      await issuer().unpause();
+    }
+    expect(await sendEvmWithdrawals(sender)).toMatchObject({ sent: 2, failed: 0 });
+    await mine(CONFIRMATIONS);
+    await settleEvmWithdrawals(sender);
+    for (const [index, withdrawal] of queued.entries()) {
+      expect((await getWithdrawal(withdrawals, token.companyId, withdrawal.id)).status).toBe('completed');
+      expect(await balanceOf(payees[index]!)).toBe(usdt('5'));
+    }
+  }, 120_000);
+
   it('one frozen deposit address among ten: the nine are credited and swept in one batch, the frozen one held and set aside; unfrozen, credited and swept', async () => {
     const made: Deposit[] = [];
     for (let i = 0; i < 10; i++) made.push(await newDeposit());

@@ -16,7 +16,8 @@ import type { EvmNetworkName } from '#functions/networks/evm/settings';
 import { sweepEvmDepositAddresses, type EvmSweepDeps } from '#functions/networks/evm/sweeps';
 import { returnUnfrozen } from '#functions/deposits/frozen-addresses';
 import type { EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
-import { evmChainOf, evmChains, evmPayoutsOf, evmReconcileSources } from '#functions/networks/evm/from-settings';
+import { evmChainOf, evmChains, evmPayoutsOf, evmReconcileSources, evmSettingsOf } from '#functions/networks/evm/from-settings';
+import { tokenStanding, usdtMayMove } from '#functions/networks/token-standing';
 import { TEST_MNEMONIC_ACCOUNT_XPUB } from '#functions/networks/tron/tron-address';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { reconcileHoldings, type HoldingsReconciliation } from '#functions/ledger/reconciliation';
@@ -64,7 +65,15 @@ export function evmSweeperDeps(env: TestTable, network: EvmNetworkName, settings
  */
 export function evmSenderDeps(env: TestTable, network: EvmNetworkName, settings: SliceSettings<'chain'>): EvmSendingDeps & { chain: EvmChain } {
   const chain = evmChainOf(network, settings);
-  return { chain, payouts: evmPayoutsOf(network, settings, localEvmSigner(ANVIL_HOT_WALLET_KEY), chain), store: new DynamoEvmSendingStore(env.db, env.tableName, network) };
+  const signer = localEvmSigner(ANVIL_HOT_WALLET_KEY);
+  const { usdtContract } = evmSettingsOf(network, settings);
+  return {
+    chain,
+    payouts: evmPayoutsOf(network, settings, signer, chain),
+    store: new DynamoEvmSendingStore(env.db, env.tableName, network),
+    // As the job wires it (functions/networks/evm/jobs.ts).
+    usdtMayMoveNow: async () => usdtMayMove(await tokenStanding(chain, usdtContract, await signer.address())),
+  };
 }
 
 /**

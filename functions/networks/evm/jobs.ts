@@ -3,7 +3,7 @@ import type { NetworkJobs } from '../network.ts';
 import type { EvmNetworkName } from '../names.ts';
 import type { Log } from '../../shared/log.ts';
 import { parseAmount } from '../../shared/money.ts';
-import { tokenStanding } from '../token-standing.ts';
+import { tokenStanding, usdtMayMove } from '../token-standing.ts';
 import { depositSweeperRun, withdrawalSenderRun } from '../job-runs.ts';
 import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from './withdrawal-sending.ts';
 import { sweepEvmDepositAddresses, type EvmSweepDeps } from './sweeps.ts';
@@ -41,6 +41,7 @@ export const evmJobs = (network: EvmNetworkName): NetworkJobs => ({
       store: new DynamoEvmSendingStore(db, tableName, network),
       hotWalletUsdt: async () => (await chain.tokenBalance(networkSettings.usdtContract, await signer.address())) / unit,
       replaceAfterMs: evmReplaceAfterMs(network, settings),
+      usdtMayMoveNow: async () => usdtMayMove(await tokenStanding(chain, networkSettings.usdtContract, await signer.address())),
     };
     return async (log: Log, timeLeftMs?: () => number) => {
       const deps = { ...sending, log, timeLeftMs };

@@ -85,6 +85,11 @@ export interface EvmSendingDeps {
   /** A payout the node took this long ago and has not mined is replaced at a higher fee
    * (EVM_NETWORKS replaceAfterSeconds). Absent: DEFAULT_REPLACE_AFTER_SECONDS. */
   replaceAfterMs?: number;
+  /** The issuer's controls read again (token-standing.ts), before a payout the node says would
+   * revert is failed: the run read them once at its start, and a pause or a freeze of the hot
+   * wallet since makes every payout revert for the issuer's reason, not the payout's. Absent: the
+   * revert is taken as the payout's. */
+  usdtMayMoveNow?: () => Promise<boolean>;
   now?: () => Date;
   log?: Log;
   timeLeftMs?: () => number;
@@ -129,6 +134,7 @@ export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSendR
       }
       const stored = await signAndStore(deps, withdrawal, wallet, next, now, usedAtFinal);
       if (stored === 'would-revert') {
+        if (await controlledSince(deps)) break;
         const failed = fail(withdrawal, 'TRANSFER_WOULD_REVERT', now());
         if (await deps.store.transition(withdrawal, failed.after, failed)) result.failed++;
         continue;
@@ -149,6 +155,17 @@ export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSendR
   }
   if (underBaseFee) logFeeCapBelowBaseFee(deps.log ?? stderrLog, underBaseFee, { pending: result.feeCapReached, withdrawalIds: underCap.slice(0, LOGGED_IDS) });
   return result;
+}
+
+/**
+ * Whether the issuer paused the token or froze the hot wallet since the run read its standing: a
+ * payout the node then says would revert is not failed (../shared/networks.md: withdrawals wait
+ * `pending` while it lasts, and go out once each when it lifts), and the run sends nothing more.
+ */
+async function controlledSince(deps: EvmSendingDeps): Promise<boolean> {
+  if (!deps.usdtMayMoveNow || (await deps.usdtMayMoveNow())) return false;
+  (deps.log ?? stderrLog).warn("the issuer paused the token or froze the hot wallet during the run: a payout that would revert is left as it is, and nothing more is sent");
+  return true;
 }
 
 /** The withdrawals a run's one fee-cap error names: the first few, the count says how many. */
@@ -318,6 +335,10 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps, { hotWalletMayS
       const again = await signAndStore(deps, withdrawal, await wallet, undefined, now, await usedAtFinal);
       if (again === 'moved') return; // the next run sees it again
       if (again === 'would-revert') {
+        if (await controlledSince(deps)) {
+          heldBack++;
+          return;
+        }
         // Nothing of it can be mined (its one nonce is another's), and the node says a new one
         // would revert: failed, the funds back, as a payout refused before its first send.
         const failed = fail(withdrawal, 'TRANSFER_WOULD_REVERT', now());
