@@ -292,6 +292,27 @@ describe('Solana payouts on the local node', () => {
     await expectSettledBooks(usdt('7') + WITHDRAWAL_RULES.fee);
   });
 
+  it("a freeze of the hot wallet's account after the run read its standing: the node's refusal (AccountFrozen, as a frozen payee's) does not fail the payout; signed again once thawed, it lands once", async () => {
+    const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
+    const deps = solanaSenderDeps(env, solana.node, hot.signer);
+    const payee = newSolanaWallet();
+    const withdrawal = await withdraw(payee, '6');
+    const hotAccount = await usdtAccount(deps, hot.address);
+    // The run read its standing (withdrawalSenderRun) before this.
+    await solana.node.issuer.freeze(hotAccount);
+    expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 1 });
+    const refused = await read(withdrawal);
+    expect(storedOf(refused).refusal).toBeUndefined();
+
+    await solana.node.issuer.thaw(hotAccount);
+    solana.node.advanceSlots(BLOCKHASH_WINDOW + FINALITY_DEPTH + MARGIN + 1);
+    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ failed: 0, replaced: 1 });
+    expect(await settleFinal(deps)).toMatchObject({ completed: 1 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', deliveredAmount: usdt('6') });
+    expect(await usdtOf(payee)).toBe(usdt('6'));
+    await expectSettledBooks(usdt('6') + WITHDRAWAL_RULES.fee);
+  });
+
   it('a sender killed between its write and its broadcast: the next run broadcasts the stored bytes, which land once', async () => {
     const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
     const deps = solanaSenderDeps(env, solana.node, hot.signer);

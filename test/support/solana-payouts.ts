@@ -68,6 +68,7 @@ export function solanaSenderDeps(env: TestTable, node: SolanaNode, signer: Solan
     usdtMint: node.mint,
     priorityFeeCap: 1_000_000n,
     standing: async () => tokenStanding(chain, node.mint, await signer.address()),
+    standingNow: async () => tokenStanding(chain, node.mint, await signer.address()),
     hotWalletUsdt: async () => chain.tokenBalance(node.mint, await signer.address()),
     log: quiet,
     ...overrides,

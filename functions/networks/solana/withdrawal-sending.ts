@@ -67,6 +67,11 @@ export interface SolanaSendingDeps extends SendingRun {
   /** Whether USDT may move from the hot wallet (../token-standing.ts): settling asks it, once a run,
    * before it broadcasts or signs anything again. The job gives the run's own reading. */
   standing: () => Promise<TokenStanding>;
+  /** The issuer's controls read afresh, when the node refuses a payout for a frozen account: the
+   * run's reading (`standing`) may predate a freeze of the hot wallet's own token account, which the
+   * Token program refuses with the same AccountFrozen as a frozen payee's. Absent: the refusal is
+   * taken as the payee's. */
+  standingNow?: () => Promise<TokenStanding>;
   now?: () => Date;
   /** The run's logger; stderr JSON when absent. */
   log?: Log;
@@ -91,6 +96,7 @@ export function solanaSendingDepsFrom(settings: FunctionSettings<'jobs/withdrawa
     usdtMint,
     priorityFeeCap: BigInt(solanaSettingsOf(settings).priorityFeeCapMicroLamports),
     standing: async () => tokenStanding(chain, usdtMint, await signer.address()),
+    standingNow: async () => tokenStanding(chain, usdtMint, await signer.address()),
     hotWalletUsdt: async () => chain.tokenBalance(usdtMint, await signer.address()),
   };
 }
@@ -201,6 +207,9 @@ async function signAndClaim(
   return processing;
 }
 
+/** The Token program's AccountFrozen (error 17), from whichever instruction met the frozen account. */
+const ACCOUNT_FROZEN = /^InstructionError:\d+:Custom:17$/;
+
 /**
  * Broadcasts the withdrawal's stored transaction. A refusal for a program's error
  * (SolanaTransactionRefused: the node's preflight ran it and a program failed) is recorded with the
@@ -217,6 +226,13 @@ async function broadcastStored(deps: SolanaSendingDeps, withdrawal: Withdrawal, 
     await broadcastOwned(deps.broadcaster, deps.claims, withdrawal.txHash!, { wire: stored.wire }, withdrawalOwner(withdrawal.id));
   } catch (error) {
     if (!(error instanceof SolanaTransactionRefused) || !error.reason.startsWith('InstructionError')) throw error;
+    // AccountFrozen from the hot wallet's own account, frozen since the run read its standing: not
+    // the payee's, so not kept to fail the payout by. It waits, as any payout of a frozen hot
+    // wallet does, and is signed again once thawed.
+    if (ACCOUNT_FROZEN.test(error.reason) && deps.standingNow && !usdtMayMove(await deps.standingNow())) {
+      (deps.log ?? stderrLog).warn("the node refused the payout while the hot wallet's token account is frozen: it waits for the thaw", { withdrawalId: withdrawal.id, txHash: withdrawal.txHash, reason: error.reason });
+      return withdrawal;
+    }
     (deps.log ?? stderrLog).warn('the node refused the payout for a program error; it fails once it can no longer land', { withdrawalId: withdrawal.id, txHash: withdrawal.txHash, reason: error.reason, error: error.message });
     if (stored.refusal === error.reason) return withdrawal;
     refusal = error.reason;
