@@ -201,6 +201,15 @@ export class Cambio {
     if (params.limit !== undefined) query.set('limit', String(params.limit));
     if (params.cursor !== undefined) query.set('cursor', params.cursor);
     const answer = await this.#request<T[]>('GET', query.size ? `${path}?${query}` : path, undefined, options);
+    // A list's data is an array, as the other five clients check: anything else is no answer of the API's.
+    if (!Array.isArray(answer.data)) {
+      const { requestId, status } = answer.response;
+      throw new CambioError(`The API answered a list without an array of records (INVALID_RESPONSE${requestId ? `, request ${requestId}` : ''}): is baseUrl the API's URL? ${WHERE_THE_URL_IS}`, {
+        code: 'INVALID_RESPONSE',
+        status,
+        requestId,
+      });
+    }
     const data = answer.data.map((item) => withResponse(item, answer.response));
     return withResponse({ data, nextCursor: answer.pagination?.nextCursor ?? null, requestId: answer.response.requestId }, answer.response);
   }

@@ -78,6 +78,12 @@ describe('auto-pagination', () => {
     return { ids, error: undefined };
   }
 
+  it('refuses a list answered without an array of records with INVALID_RESPONSE, not a TypeError', async () => {
+    const cambio = new Cambio({ ...credentials, maxRetries: 0, fetch: answering(200, { success: true, data: { id: 'cnv_1' }, pagination: { nextCursor: null } }, 'req-7') });
+
+    await expect(cambio.conversions.list()).rejects.toMatchObject({ name: 'CambioError', code: 'INVALID_RESPONSE', requestId: 'req-7' });
+  });
+
   it('stops with INVALID_RESPONSE when the API answers a cursor it already followed (A → B → A), rather than looping', async () => {
     const asked: (string | null)[] = [];
     const cambio = new Cambio({ ...credentials, maxRetries: 0, fetch: pages({ '': 'A', A: 'B', B: 'A' }, asked) });
