@@ -4,12 +4,8 @@ import { parseArgs } from 'node:util';
 import { NETWORK_CHOICE, NETWORK_NAMES, type NetworkName } from '#functions/networks/names';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { DynamoRescanCursor, DynamoScanCursor, type RescanProgress } from '#adapters/dynamo/deposit-chain-store';
-import { SLICES, type SliceSettings } from '#functions/settings/functions';
-import { parseSettings } from '#functions/settings/schema';
 import { JavaMissingError } from '#local/dynamodb-local';
-import { runningRuntime } from '#local/local-data';
-import { STAGES } from '../config/stages.ts';
-import { onStageTable, stageTableOf } from './stage-table.ts';
+import { onStageTable, stageChainSettings, stageTableOf } from './stage-table.ts';
 
 /**
  * `npm run deposits:rescan -- --network <n> --from-block <b> [--to-block <c>] [--stage <s> --table <TableName>] [--json]`:
@@ -51,18 +47,6 @@ if (values.status ? fromBlock !== undefined || toBlock !== undefined : fromBlock
 if (fromBlock !== undefined && toBlock !== undefined && toBlock < fromBlock) refuse(`--to-block (${toBlock}) must not be before --from-block (${fromBlock}).`);
 const { stage, table } = stageTableOf(values, refuse);
 
-/** The stage's chain settings: a deployed stage's from config/stages.ts; locally, the EVM and Solana
- * nodes the running `npm start` opened (their addresses change with each start). */
-function chainSettingsOf(): SliceSettings<'chain'> {
-  const environment: Record<string, string | undefined> = { ...STAGES[stage].functionEnvironment };
-  if (stage === 'local') {
-    const running = runningRuntime();
-    environment.EVM_NETWORKS = JSON.stringify(running?.evmNetworks ?? {});
-    environment.SOLANA = running?.solana ? JSON.stringify(running.solana) : undefined;
-  }
-  return parseSettings(SLICES.chain, environment) as SliceSettings<'chain'>;
-}
-
 type Outcome =
   | { result: 'started' | 'in_progress'; rescan: RescanProgress }
   | { result: 'status'; rescan: RescanProgress | null }
@@ -80,7 +64,7 @@ try {
     let cursorName: string;
     let previousCursorNames: string[] | undefined;
     try {
-      ({ cursorName, previousCursorNames } = chainsOf(network).connect(db, tableName, chainSettingsOf()).settings);
+      ({ cursorName, previousCursorNames } = chainsOf(network).connect(db, tableName, stageChainSettings(stage)).settings);
     } catch (error) {
       refuse(`${network} is not open on the ${stage} stage: ${(error as Error).message}.`);
     }

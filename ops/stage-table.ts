@@ -1,7 +1,8 @@
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { parseSettings } from '#functions/settings/schema';
+import { SLICES, type SliceSettings } from '#functions/settings/functions';
 import { STAGES, type StageName } from '../config/stages.ts';
-import { withLocalData } from '#local/local-data';
+import { runningRuntime, withLocalData } from '#local/local-data';
 
 /** Runs `work` on the table an operator's command acts on. */
 export type OnTable = <T>(work: (db: ReturnType<typeof createDocumentClient>, tableName: string) => Promise<T>) => Promise<T>;
@@ -38,4 +39,17 @@ export function onStageTable(stage: StageName, table: string | undefined): OnTab
     };
     return stage === 'local' ? withLocalData(run) : run(parseSettings(['DYNAMODB_ENDPOINT'], process.env).DYNAMODB_ENDPOINT, table!);
   };
+}
+
+/** A stage's chain settings, for a command that reads its chains (through the registries): a
+ * deployed stage's from config/stages.ts; locally, the EVM and Solana nodes the running `npm start`
+ * opened (their addresses change with each start). */
+export function stageChainSettings(stage: StageName): SliceSettings<'chain'> {
+  const environment: Record<string, string | undefined> = { ...STAGES[stage].functionEnvironment };
+  if (stage === 'local') {
+    const running = runningRuntime();
+    environment.EVM_NETWORKS = JSON.stringify(running?.evmNetworks ?? {});
+    environment.SOLANA = running?.solana ? JSON.stringify(running.solana) : undefined;
+  }
+  return parseSettings(SLICES.chain, environment) as SliceSettings<'chain'>;
 }

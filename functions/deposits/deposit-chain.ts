@@ -71,7 +71,9 @@ export async function holdsFor(holds: DepositHolds | undefined, transfers: (Tran
     senders.length ? holds.sanctioned([...new Set(senders)]) : Promise.resolve(new Set<string>()),
   ]);
   for (const transfer of transfers) {
-    // A sanctioned payer is the stronger reason: unfreezing the address must not release it.
+    // A sanctioned payer is the stronger reason: unfreezing the address must not release it. The
+    // freeze is not recorded beside it: a person's release of the sanction reads it again then
+    // (releaseHeldTransfer), and keeps the money held for it while it lasts.
     if (payersOf(transfer).some((payer) => sanctioned.has(payer))) reasons.set(transferId(transfer), 'sender_sanctioned');
     else if (frozen.has(transfer.to)) reasons.set(transferId(transfer), 'address_frozen');
   }
@@ -149,8 +151,7 @@ export async function applySteps<T>(store: DepositChainStore, steps: DepositStep
   return applied;
 }
 
-/** The screening a split's destination passes before its share is forwarded: a person's release
- * (npm run deposits:release) gives it without a chain, so only the sanctions list is needed. */
+/** The screening a split's destination passes before its share is forwarded: the sanctions list alone. */
 export type SplitScreening = { holds?: Pick<DepositHolds, 'sanctioned'> };
 
 /**

@@ -6,10 +6,10 @@ import { inParallel } from '../shared/in-parallel.ts';
 import { stderrLog } from '../shared/log.ts';
 import { formatAmount } from '../shared/money.ts';
 import type { AuditEntry } from '../companies/audit-log.ts';
-import { confirmTransfer, dropTransfer, expireDeposit, GONE_AT_UNFREEZE, holdTransfer, reholdTransfer, releaseFrozenCredit, releaseTransfer, refreshConfirmations, stillAtAddress, transferId, uncountedCreditOf, type TransferRecord } from './deposit-transitions.ts';
+import { clearSanctionWhileFrozen, confirmTransfer, dropTransfer, expireDeposit, GONE_AT_UNFREEZE, holdTransfer, reholdTransfer, releaseFrozenCredit, releaseTransfer, refreshConfirmations, stillAtAddress, transferId, uncountedCreditOf, type TransferRecord } from './deposit-transitions.ts';
 import type { AddressOwner } from './deposit-address-filter.ts';
-import { applySteps, DEPOSITS_IN_FLIGHT, holdsFor, payersOf, RECEIPTS_IN_FLIGHT, splitGuard, withDeposit, type DepositChainStore, type DepositHolds, type DepositJobDeps, type DepositStep, type SplitScreening } from './deposit-chain.ts';
-import { blockHashesOf, stillTransfers, unreadableUsdt, usdtContractsOf } from './reorganisations.ts';
+import { applySteps, DEPOSITS_IN_FLIGHT, holdsFor, payersOf, RECEIPTS_IN_FLIGHT, splitGuard, withDeposit, type DepositChainStore, type DepositHolds, type DepositJobDeps, type DepositStep } from './deposit-chain.ts';
+import { blockHashesAt, blockHashesOf, stillTransfers, unreadableUsdt, usdtContractsOf } from './reorganisations.ts';
 
 /**
  * After a transfer is recorded: confirming it once its block is final (or dropping it), releasing
@@ -40,8 +40,10 @@ async function withRecipients(store: DepositChainStore, records: TransferRecord[
  * credited as its confirmation would have been (`deposit.completed`), unless its payer has been put
  * on the sanctions list while it was held: screened again now, as a credit at finality is, that
  * one stays held as `sender_sanctioned` (`deposit.held`). A sanctioned payer's hold is lifted only
- * by a person (releaseHeldTransfer). One query of the network's held transfers a run, one read of
- * the token's freeze list for their addresses, and one of the sanctions list for the unfrozen ones' payers.
+ * by a person (releaseHeldTransfer), whose decision, made while the address was frozen, stands: such
+ * a transfer (`sanctionCleared`) is not screened again. One query of the network's held transfers a
+ * run, one read of the token's freeze list for their addresses, and one of the sanctions list for
+ * the unfrozen ones' payers.
  */
 export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
   const now = deps.now ?? (() => new Date());
@@ -52,7 +54,8 @@ export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
   const frozen = await deps.holds.frozenAddresses([...new Set(records.map((record) => record.to))]);
   const unfrozen = records.filter((record) => !frozen.has(record.to));
   if (unfrozen.length === 0) return 0;
-  const payers = [...new Set(unfrozen.flatMap(payersOf))];
+  const screened = (record: TransferRecord) => !record.sanctionCleared;
+  const payers = [...new Set(unfrozen.filter(screened).flatMap(payersOf))];
   const addresses = [...new Set(unfrozen.map((record) => record.to))];
   const [sanctioned, usdtThere, counted] = await Promise.all([
     payers.length ? deps.holds.sanctioned(payers) : Promise.resolve(new Set<string>()),
@@ -63,7 +66,7 @@ export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
   const gone = new Set<string>();
   const steps: DepositStep<'released' | null>[] = unfrozen.map((record) => {
     const owner = { companyId: record.companyId, depositId: record.depositId };
-    if (payersOf(record).some((payer) => sanctioned.has(payer))) return { owner, build: (deposit) => reholdTransfer(deposit, record, 'sender_sanctioned', now()), outcome: null };
+    if (screened(record) && payersOf(record).some((payer) => sanctioned.has(payer))) return { owner, build: (deposit) => reholdTransfer(deposit, record, 'sender_sanctioned', now()), outcome: null };
     const build: DepositStep<'released'>['build'] = async (deposit, readAllowlist) => {
       const creditedUnswept = counted.get(record.to) ?? uncountedCreditOf(deposit);
       if (!stillAtAddress(deposit, usdtThere.get(record.to) ?? 0n, creditedUnswept)) {
@@ -93,7 +96,8 @@ export async function releaseUnfrozen(deps: DepositJobDeps): Promise<number> {
 export const unknownTransferGoneAfterBlocks = (network: NetworkName): number => expirySettleMarginBlocks(networkNamed(network));
 
 /** Credits transfers whose block is final and whose receipt says SUCCESS (on a chain that gives
- * block hashes, a receipt that still holds the transfer: stillTransfers); drops the ones the final
+ * block hashes, a receipt that still holds the transfer, stillTransfers, in the block the final
+ * chain holds at its height, awaitFinalChainsBlock); drops the ones the final
  * chain does not have (unknown to both views once it is unknownTransferGoneAfterBlocks past their
  * block), that failed, or that a transaction mined again no longer makes; refreshes
  * the confirmation count of the rest.
@@ -139,8 +143,13 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
       receipts.set(record, { ...receipt, result: 'TRANSFER_GONE' });
     }
   }
+  await awaitFinalChainsBlock(deps.chain, reorganised, receipts, hashes, final, unread);
   for (const [record, error] of unread) {
     if (error instanceof FinalViewBehind) continue;
+    if (error instanceof OffTheFinalChain) {
+      (deps.log ?? stderrLog).warn('a deposit transfer\'s receipt is of a block the final chain does not hold at its height: left confirming', { depositId: record.depositId, txHash: record.txHash, error: error.message });
+      continue;
+    }
     (deps.log ?? stderrLog).error('a final deposit transfer\'s receipt could not be read: left confirming, the others go on', {
       depositId: record.depositId,
       txHash: record.txHash,
@@ -192,6 +201,42 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
   }
   for (const outcome of await applySteps(deps.store, steps)) if (outcome) result[outcome]++;
   return result;
+}
+
+/** A receipt in a block the final chain does not hold at that height. */
+class OffTheFinalChain extends Error {
+  constructor(receipt: TransactionReceipt) {
+    super(`the receipt is in block ${receipt.blockHash} at height ${receipt.blockNumber}, which the final chain does not hold`);
+  }
+}
+
+/**
+ * Of records whose block was replaced (recorded with its hash, their receipt asked), those whose
+ * receipt, at a final height, names a block the final chain does not hold there wait (`unread`):
+ * a provider answers from several machines, and one still on the fork the network left gives the
+ * transaction's receipt there, which proves neither a credit nor a drop (../shared/networks.md: a
+ * credit uses the Transfer events of the transaction in the final block). One block read per such
+ * height, none for a height read already (`hashes`).
+ */
+async function awaitFinalChainsBlock(
+  chain: DepositJobDeps['chain'],
+  reorganised: TransferRecord[],
+  receipts: Map<TransferRecord, TransactionReceipt | null>,
+  hashes: Map<number, string | null>,
+  final: { number: number },
+  unread: Map<TransferRecord, unknown>,
+): Promise<void> {
+  const judged = reorganised.filter((record) => {
+    const receipt = receipts.get(record);
+    return record.blockHash !== undefined && !unread.has(record) && receipt?.blockHash !== undefined && receipt.blockNumber <= final.number;
+  });
+  if (judged.length === 0 || !chain.blockAt) return;
+  const heights = judged.map((record) => receipts.get(record)!.blockNumber).filter((height) => !hashes.has(height));
+  for (const [height, hash] of await blockHashesAt(chain, heights)) hashes.set(height, hash);
+  for (const record of judged) {
+    const receipt = receipts.get(record)!;
+    if (hashes.get(receipt.blockNumber) !== receipt.blockHash) unread.set(record, new OffTheFinalChain(receipt));
+  }
 }
 
 /**
@@ -246,22 +291,41 @@ async function readReceipts(
  * A person's release of a held transfer (`npm run deposits:release`): credited as its confirmation
  * would have been, with `audit` written in the same transaction. 'not_held' when the transfer is no
  * longer held (released already, by a person or by an unfreeze): releasing twice credits once.
+ *
+ * A sanctioned payer's hold is lifted and no more: where the token's issuer freezes the deposit's
+ * address now (`holds.frozenAddresses`, read for it alone), its money cannot move and is not
+ * credited. It stays held for the freeze ('held_frozen': clearSanctionWhileFrozen, `audit` saying
+ * so), and the poller credits it once the address is unfrozen, as any frozen-address hold. A
+ * frozen-address hold is credited frozen or not: that release is a decision on the freeze itself
+ * (docs/token-controls.md). Without `holds` (as the jobs, a test's chain without them), nothing is read.
  */
 export async function releaseHeldTransfer(
-  deps: Pick<DepositJobDeps, 'store' | 'now' | 'log'> & SplitScreening,
+  deps: Pick<DepositJobDeps, 'store' | 'now' | 'log'> & { holds?: Pick<DepositHolds, 'sanctioned' | 'frozenAddresses'> },
   record: TransferRecord,
   audit: AuditEntry,
-): Promise<'released' | 'not_held'> {
+): Promise<'released' | 'held_frozen' | 'not_held'> {
   const now = deps.now ?? (() => new Date());
+  let frozen: boolean | undefined;
+  let keptForTheFreeze = false;
   const outcome = await withDeposit(deps.store, { companyId: record.companyId, depositId: record.depositId }, async (deposit, readAllowlist) => {
     const tx = deposit.transactions.find((t) => t.txHash === record.txHash && t.eventIndex === record.eventIndex);
+    keptForTheFreeze = false;
     if (!tx) return null;
+    if (tx.status === 'held' && tx.holdReason === 'sender_sanctioned' && deps.holds) {
+      frozen ??= (await deps.holds.frozenAddresses([deposit.address])).has(deposit.address);
+      keptForTheFreeze = frozen;
+      if (frozen) {
+        const change = clearSanctionWhileFrozen(deposit, record, now());
+        return change && { ...change, audit: { ...audit, details: { ...audit.details, keptHeldFor: 'address_frozen' } } };
+      }
+    }
     // Its confirmations as last counted: a release is no chain read.
     const change = releaseTransfer(deposit, record, tx.blockNumber + tx.confirmations - 1, now(), await splitGuard(deps, deposit, now(), readAllowlist));
     // A person's decision: not counted as credit a freeze of the address takes back (freezeCredit).
     return change && { ...change, audit, unsweptCredit: 0n };
   });
-  return outcome === 'applied' ? 'released' : 'not_held';
+  if (outcome !== 'applied') return 'not_held';
+  return keptForTheFreeze ? 'held_frozen' : 'released';
 }
 
 /**

@@ -43,6 +43,10 @@ export interface TransferRecord extends TransferKey {
   to?: string;
   /** Set while `held`. */
   holdReason?: HoldReason;
+  /** A person cleared its sanctioned payer (`npm run deposits:release`) while the issuer froze its
+   * address: held for the freeze alone since, the unfreeze credits it without screening the payer
+   * again (clearSanctionWhileFrozen). */
+  sanctionCleared?: true;
 }
 
 export interface DepositChange {
@@ -121,6 +125,25 @@ function summarise(deposit: Deposit, transactions: DepositTransaction[], now: Da
     updatedAt: now.toISOString(),
     version: deposit.version + 1,
   };
+}
+
+/**
+ * The event of the status a change leaves the deposit in, where that status is settled: every
+ * change that credits money or removes a transfer writes it, so the status it comes to is never
+ * without its event (../shared/api-contract.md, "Events and their delivery"). Null while a transfer
+ * still confirms: its own confirmation, hold or reversal settles the deposit and says so then.
+ */
+function settledEventOf(after: Deposit): 'deposit.completed' | 'deposit.held' | 'deposit.expired' | null {
+  switch (after.status) {
+    case 'completed':
+      return 'deposit.completed';
+    case 'held':
+      return 'deposit.held';
+    case 'expired':
+      return 'deposit.expired';
+    default:
+      return null;
+  }
 }
 
 export function seeTransfer(deposit: Deposit, transfer: TokenTransfer, latestBlock: number, now: Date): DepositChange | null {
@@ -242,6 +265,20 @@ export function reholdTransfer(deposit: Deposit, record: TransferRecord, reason:
 }
 
 /**
+ * A person cleared a sanctioned payer's transfer (`npm run deposits:release`) while the issuer
+ * freezes the deposit's address: money that cannot move is never credited, so the transfer stays
+ * held, now for the freeze (`address_frozen`, `deposit.held` saying so), and is credited as any
+ * frozen-address hold once the issuer unfreezes the address. `sanctionCleared` keeps the person's
+ * decision: the unfreeze does not screen its payer again (releaseUnfrozen). No money moves.
+ */
+export function clearSanctionWhileFrozen(deposit: Deposit, record: TransferRecord, now: Date): DepositChange | null {
+  const tx = deposit.transactions.find((t) => sameTransfer(t, record));
+  if (!tx || tx.status !== 'held' || tx.holdReason !== 'sender_sanctioned') return null;
+  const change = reholdTransfer(deposit, record, 'address_frozen', now)!;
+  return { ...change, transfer: { ...change.transfer!, record: { ...change.transfer!.record, sanctionCleared: true } } };
+}
+
+/**
  * The token's issuer froze the deposit's address after its payment was credited, while the USDT
  * still sat there unswept (the sweeper found it frozen among the due addresses: frozen-addresses.ts).
  * Money that cannot move is never available (../shared/networks.md, "The token as it is on
@@ -306,8 +343,8 @@ export function unfreezeCredit(deposit: Deposit, now: Date): DepositChange | nul
   const { frozenCredit: _lifted, ...rest } = deposit;
   const after = summarise({ ...rest, creditedAmount: deposit.creditedAmount + amount }, deposit.transactions, now);
   // Still held for another transfer: `deposit.held` tells what changed. Confirming a new payment:
-  // its `deposit.completed` will.
-  const event = after.status === 'completed' ? 'deposit.completed' : after.status === 'held' ? 'deposit.held' : null;
+  // its settling (confirmed, held or reversed) will, with the credit given back here.
+  const event = settledEventOf(after);
   return creditMoved(deposit, after, { from: 'held', to: 'available', amount, step: 'credit-unfrozen', listing: 'due' }, event, now);
 }
 
@@ -317,7 +354,7 @@ function creditMoved(
   deposit: Deposit,
   after: Deposit,
   move: { from: Bucket; to: Bucket; amount: bigint; step: string; listing: 'frozen' | 'due' },
-  event: 'deposit.held' | 'deposit.completed' | null,
+  event: ReturnType<typeof settledEventOf>,
   now: Date,
 ): DepositChange {
   const account = (bucket: Bucket) => companyAccount(deposit.companyId, bucket);
@@ -401,7 +438,10 @@ function credit(
       withdrawalId: splitWithdrawal?.id ?? deposit.split.withdrawalId,
     },
   };
-  const events = after.status === 'completed' ? [domainEvent(deposit.companyId, 'deposit.completed', depositView(after), now)] : [];
+  // Completed, or held for another transfer (its creditedAmount risen all the same); while another
+  // transfer confirms, its settling tells.
+  const settled = settledEventOf(after);
+  const events = settled ? [domainEvent(deposit.companyId, settled, depositView(after), now)] : [];
   return {
     before: deposit,
     after,
@@ -423,6 +463,12 @@ function credit(
  * reverted transaction leaves none): recorded and credited in one write, the two steps' entries
  * and events in order (`deposit.confirming`, then `deposit.completed`), rather than two writes of
  * the same deposit a poll apart.
+ *
+ * The second step is stamped a millisecond after the first, its record's `updatedAt` and its
+ * event's `createdAt` alike: events are not delivered in order, and integrators order them by the
+ * record's `updatedAt` (../shared/api-contract.md), so a tie could leave a paid order showing
+ * `confirming`. On BSC and Polygon nearly every deposit is first seen final. The first step is
+ * itself after the deposit's last change, which a step of this scan may have stamped ahead of `now`.
  */
 export function seeFinalTransfer(
   deposit: Deposit,
@@ -432,11 +478,13 @@ export function seeFinalTransfer(
   splitGuard: AllowlistGuard | null,
   hold: HoldReason | null = null,
 ): DepositChange | null {
-  const seen = seeTransfer(deposit, transfer, latestBlock, now);
+  const seenAt = laterThan(deposit.updatedAt, now);
+  const seen = seeTransfer(deposit, transfer, latestBlock, seenAt);
   if (!seen) return null;
+  const settledAt = laterThan(seen.after.updatedAt, seenAt);
   const confirmed = hold
-    ? holdTransfer(seen.after, seen.transfer!.record, hold, latestBlock, now)!
-    : confirmTransfer(seen.after, seen.transfer!.record, latestBlock, now, splitGuard)!;
+    ? holdTransfer(seen.after, seen.transfer!.record, hold, latestBlock, settledAt)!
+    : confirmTransfer(seen.after, seen.transfer!.record, latestBlock, settledAt, splitGuard)!;
   return {
     ...confirmed,
     before: deposit,
@@ -446,7 +494,12 @@ export function seeFinalTransfer(
   };
 }
 
-/** A transfer that vanished in a fork or whose receipt failed: nothing arrived, so `pending` gives it back. */
+/** `now`, or a millisecond after `updatedAt` where that is not before it. */
+const laterThan = (updatedAt: string, now: Date): Date => new Date(Math.max(now.getTime(), Date.parse(updatedAt) + 1));
+
+/** A transfer that vanished in a fork or whose receipt failed: nothing arrived, so `pending` gives
+ * it back. `deposit.transfer_reversed` says so; where that settles the deposit (`completed` by its
+ * other transfers, `held`, or `expired` again), that status's event follows in the same write. */
 export function dropTransfer(deposit: Deposit, record: TransferRecord, now: Date): DepositChange | null {
   const tx = deposit.transactions.find((t) => sameTransfer(t, record));
   if (!tx || tx.status !== 'confirming') return null;
@@ -455,6 +508,7 @@ export function dropTransfer(deposit: Deposit, record: TransferRecord, now: Date
     deposit.transactions.filter((t) => t !== tx),
     now,
   );
+  const settled = settledEventOf(after);
   return {
     before: deposit,
     after,
@@ -469,7 +523,7 @@ export function dropTransfer(deposit: Deposit, record: TransferRecord, now: Date
       ),
     ],
     // The `deposit.confirming` that announced the transfer is followed by this one.
-    events: [domainEvent(deposit.companyId, 'deposit.transfer_reversed', depositView(after), now)],
+    events: [domainEvent(deposit.companyId, 'deposit.transfer_reversed', depositView(after), now), ...(settled ? [domainEvent(deposit.companyId, settled, depositView(after), now)] : [])],
     splitForward: null,
   };
 }

@@ -118,9 +118,14 @@ export function unreadableUsdt(receipt: TransactionReceipt, contracts: string[])
 /** The node's block hash now at each height that holds one of `records` (null past its head), for
  * chains that report hashes (ChainReader.blockAt): one block read per height. */
 export async function blockHashesOf(chain: ChainReader, records: TransferRecord[]): Promise<Map<number, string | null>> {
+  return blockHashesAt(chain, records.map((record) => record.blockNumber));
+}
+
+/** The node's block hash now at each of these heights (null past its head): one block read per height. */
+export async function blockHashesAt(chain: ChainReader, heights: number[]): Promise<Map<number, string | null>> {
   const hashes = new Map<number, string | null>();
   if (!chain.blockAt) return hashes;
-  await inParallel([...new Set(records.map((record) => record.blockNumber))], RECEIPTS_IN_FLIGHT, async (height) => {
+  await inParallel([...new Set(heights)], RECEIPTS_IN_FLIGHT, async (height) => {
     hashes.set(height, (await chain.blockAt!(height))?.hash ?? null);
   });
   return hashes;

@@ -144,7 +144,7 @@ describe('a payment from a sanctioned address', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
-  it('a sanctioned payer to a frozen address is held for the sanction, which an unfreeze does not lift', async () => {
+  it('a sanctioned payer to a frozen address is held for the sanction, which an unfreeze does not lift; cleared by a person while the address is frozen, it stays held for the freeze', async () => {
     const deposit = await newDeposit();
     await issuer.freeze(deposit.address);
     await pay(deposit.address, '2', SANCTIONED_PAYER);
@@ -153,6 +153,39 @@ describe('a payment from a sanctioned address', () => {
     await issuer.unfreeze(deposit.address);
     expect(await releaseUnfrozen(deps())).toBe(0);
     expect((await read(deposit)).status).toBe('held');
+
+    // Frozen again, compliance clears the payer: the money still cannot move, so nothing is credited.
+    await issuer.freeze(deposit.address);
+    const [record] = (await store.heldTransfers()).filter((held) => held.depositId === deposit.id);
+    const audit = auditEntry(companyId, 'deposit.released', { personId: null, email: null }, { sourceIp: 'command line', userAgent: null }, clock.now(), deposit.id, { reason: 'cleared by compliance' });
+    expect(await releaseHeldTransfer(deps(), record!, audit)).toBe('held_frozen');
+    expect(depositView(await read(deposit))).toMatchObject({ status: 'held', holdReason: 'address_frozen', creditedAmount: '0.000000' });
+    expect(await usdtBalance()).toMatchObject({ available: 0n, held: usdt('2') });
+    expect(await eventTypes()).toEqual(['deposit.confirming', 'deposit.held', 'deposit.held']);
+    const log = await new DynamoAuditLogStore(env.db, env.tableName).auditPage(companyId, { limit: 10 });
+    expect(log.records.map((entry) => entry.details)).toEqual([{ reason: 'cleared by compliance', keptHeldFor: 'address_frozen' }]);
+    expect(await releaseUnfrozen(deps())).toBe(0);
+
+    // Unfrozen, the poller credits it: the person's decision stands though the payer is still listed.
+    await issuer.unfreeze(deposit.address);
+    expect(await releaseUnfrozen(deps())).toBe(1);
+    expect(depositView(await read(deposit))).toMatchObject({ status: 'completed', holdReason: null, creditedAmount: '2.000000' });
+    expect(await usdtBalance()).toMatchObject({ available: usdt('2'), held: 0n });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a clean payment credited after a sanctioned one is held: the deposit stays held, and its deposit.held carries the credit', async () => {
+    const deposit = await newDeposit();
+    await pay(deposit.address, '5', SANCTIONED_PAYER);
+    clock.advanceBlocks(1);
+    await pay(deposit.address, '3');
+    await settle();
+    expect(depositView(await read(deposit))).toMatchObject({ status: 'held', holdReason: 'sender_sanctioned', creditedAmount: '3.000000' });
+    expect(await usdtBalance()).toMatchObject({ available: usdt('3'), held: usdt('5') });
+    const events = await storedEvents(env.db, env.tableName, companyId);
+    // The hold, then the credit: the last status the deposit came to has an event with what it holds.
+    expect(events.filter((event) => event.type === 'deposit.held').map((event) => event.data.creditedAmount)).toEqual(expect.arrayContaining(['0.000000', '3.000000']));
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
   it('a frozen-address hold whose payer is sanctioned while held is not credited by the unfreeze: it stays held for the sanction', async () => {
@@ -194,6 +227,7 @@ describe('npm run deposits:release', () => {
     expect(JSON.parse(first.stdout)).toEqual({
       depositId: deposit.id,
       released: [{ network: 'tron', txHash: expect.any(String), amount: '9.000000', holdReason: 'sender_sanctioned' }],
+      keptHeld: [],
     });
     const again = await release(['--deposit', deposit.id, '--reason', 'cleared by compliance: ticket 42', '--table', env.tableName]);
     expect(again.status).toBe(0);
@@ -206,12 +240,37 @@ describe('npm run deposits:release', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
+  it("clearing a sanctioned payer while the issuer freezes the address keeps the money held for the freeze, and says so; the unfreeze credits it", async () => {
+    const deposit = await newDeposit();
+    await issuer.freeze(deposit.address);
+    await pay(deposit.address, '6', SANCTIONED_PAYER);
+    await settle();
+
+    const run = await release(['--deposit', deposit.id, '--reason', 'cleared by compliance: ticket 43', '--table', env.tableName]);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`Kept held 6.000000 USDT of ${deposit.id} on tron (held: sender_sanctioned;`);
+    expect(run.stdout).toContain("USDT's issuer freezes the deposit address");
+    expect(run.stdout).toContain('Now held: address_frozen');
+    expect(depositView(await read(deposit))).toMatchObject({ status: 'held', holdReason: 'address_frozen', creditedAmount: '0.000000' });
+    expect(await usdtBalance()).toMatchObject({ available: 0n, held: usdt('6') });
+
+    await issuer.unfreeze(deposit.address);
+    expect(await releaseUnfrozen(deps())).toBe(1);
+    expect(await usdtBalance()).toMatchObject({ available: usdt('6'), held: 0n });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
   it('refuses bad usage with exit 2 and writes nothing', async () => {
     for (const args of [[], ['--deposit', 'dep_nope', '--reason', 'because'], ['--deposit', 'dep_01JBZ6W1V7Q8R9S0T1A2V3W4X5'], ['--deposit', 'dep_01JBZ6W1V7Q8R9S0T1A2V3W4X5', '--reason', 'ok', '--bogus']]) {
       const run = await release([...args, '--table', env.tableName]);
       expect(run.status, args.join(' ')).toBe(2);
       expect(run.stderr).toContain('Usage: npm run deposits:release');
     }
+    // A deployed stage's table read with the local stage's chain would find no freeze.
+    const deployed = await release(['--deposit', 'dep_01JBZ6W1V7Q8R9S0T1A2V3W4X5', '--reason', 'because', '--table', 'Cambio-production-DataTable']);
+    expect(deployed.status).toBe(2);
+    expect(deployed.stderr).toContain('is the production stage\'s table: add --stage production');
   });
 });
 

@@ -285,4 +285,54 @@ describe('EVM deposits on anvil', () => {
     expect((await usdtBalance()).available - before.available).toBe(usdt('7'));
     await expectLedgerMatchesBalances(env.db, env.tableName, company.id);
   });
+
+  /** The confirmer on ethereum reading through `chain`, a view of the node a test shapes. */
+  function confirmThrough(shape: (node: ReturnType<ReturnType<typeof evmChains>['connect']>['chain']) => DepositJobDeps['chain']) {
+    const { chain: node, settings: chainSettings } = evmChains('ethereum').connect(env.db, env.tableName, settings);
+    return () => confirmDeposits({ network: 'ethereum', chain: shape(node), store: new DynamoDepositChainStore(env.db, env.tableName, 'ethereum'), usdtContract: chainSettings.usdtContract });
+  }
+
+  it('a receipt a machine on the abandoned fork gives of the replaced block, at a final height, credits nothing: the transfer waits for the final chain', async () => {
+    const { deposit, before, jobs } = await ethereumPaymentRecorded('13');
+    const { chain: node } = evmChains('ethereum').connect(env.db, env.tableName, settings);
+    const txHash = (await read(deposit)).transactions[0]!.txHash;
+    const onTheOldFork = (await node.receipt(txHash))!;
+
+    // The paying block is replaced by an empty one; one of the provider's machines stays on the old
+    // fork, and answers the transaction's receipt there. The final chain passes the height.
+    await anvilOf(nodes.ethereum).request({ method: 'anvil_reorg' as never, params: [1, []] as never });
+    await mine(nodes.ethereum, CONFIRMATIONS + 1);
+    const confirm = confirmThrough((sound) => Object.assign(Object.create(sound), { receipt: async (hash: string) => (hash === txHash ? onTheOldFork : sound.receipt(hash)) }));
+    expect(await confirm()).toMatchObject({ confirmed: 0, dropped: 0 });
+    expect(await read(deposit)).toMatchObject({ status: 'confirming', creditedAmount: 0n });
+    expect((await usdtBalance()).available).toBe(before.available);
+
+    // The final chain never had it: once past the settling margin, unknown to the sound views, it is reversed.
+    await mine(nodes.ethereum, unknownTransferGoneAfterBlocks('ethereum'));
+    await jobs.scan();
+    expect(await jobs.confirm()).toMatchObject({ confirmed: 0, dropped: 1 });
+    expect(await read(deposit)).toMatchObject({ status: 'awaiting_payment', creditedAmount: 0n });
+    expect((await usdtBalance()).available).toBe(before.available);
+    await expectLedgerMatchesBalances(env.db, env.tableName, company.id);
+  });
+
+  it('a transaction re-mined in a block the final chain holds is credited from its receipt, though no scan moved the record there', async () => {
+    const deposit = await newDeposit('ethereum');
+    const before = await usdtBalance();
+    const txHash = await pay(nodes.ethereum, deposit.address, parseUnits('8', 6));
+    const raw = (await localPublicClient(nodes.ethereum.chain).request({ method: 'eth_getRawTransactionByHash' as never, params: [txHash] as never })) as Hex;
+    await mine(nodes.ethereum, 1);
+    expect((await jobsOn('ethereum').scan()).recorded).toBe(1);
+
+    await anvilOf(nodes.ethereum).request({ method: 'anvil_reorg' as never, params: [2, [[raw, 1]]] as never });
+    await mine(nodes.ethereum, CONFIRMATIONS + 1);
+    const blocksRead: number[] = [];
+    const confirm = confirmThrough((sound) => Object.assign(Object.create(sound), { blockAt: (height: number) => (blocksRead.push(height), sound.blockAt!(height)) }));
+    expect(await confirm()).toMatchObject({ confirmed: 1 });
+    expect(await read(deposit)).toMatchObject({ status: 'completed', creditedAmount: usdt('8') });
+    expect((await usdtBalance()).available - before.available).toBe(usdt('8'));
+    // The recorded block's height and the receipt's, once each.
+    expect(blocksRead).toHaveLength(new Set(blocksRead).size);
+    await expectLedgerMatchesBalances(env.db, env.tableName, company.id);
+  });
 });

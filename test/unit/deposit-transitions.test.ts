@@ -1,7 +1,7 @@
 import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
 import { describe, expect, it } from 'vitest';
 import { createDeposit, depositView, type Deposit, type DepositStore, type NewDeposit } from '#functions/deposits/deposits';
-import { confirmTransfer, freezeCredit, seeTransfer, splitShare, unfreezeCredit, type TransferRecord } from '#functions/deposits/deposit-transitions';
+import { confirmTransfer, dropTransfer, freezeCredit, holdTransfer, releaseTransfer, seeFinalTransfer, seeTransfer, splitShare, unfreezeCredit, type TransferRecord } from '#functions/deposits/deposit-transitions';
 import { ALLOWLIST_OFF } from '#functions/withdrawals/withdrawal-policy';
 import { balanceChanges } from '#functions/ledger/ledger';
 
@@ -189,10 +189,11 @@ describe('freezeCredit and unfreezeCredit: an address frozen after its payment w
     expect(unfreezeCredit(unfrozen.after, LATER)).toBeNull();
   });
 
-  it('while a new payment confirms, the deposit is confirming with no hold reason, and the credit given back writes no event of its own', async () => {
+  it('while a new payment confirms, the deposit is confirming with no hold reason, and the credit given back is told when that payment settles, reversed included', async () => {
     const completed = await credited();
     const frozen = freezeCredit(completed, { creditedUnswept: usdt(10), available: usdt(50) }, LATER).change!.after;
-    const confirming = seeTransfer(frozen, { ...transfer(usdt(2), 1_030), txHash: 'cd'.repeat(32) }, 1_030, LATER)!.after;
+    const seenAgain = seeTransfer(frozen, { ...transfer(usdt(2), 1_030), txHash: 'cd'.repeat(32) }, 1_030, LATER)!;
+    const confirming = seenAgain.after;
     expect(depositView(confirming)).toMatchObject({ status: 'confirming', holdReason: null });
 
     const unfrozen = unfreezeCredit(confirming, LATER)!;
@@ -200,6 +201,12 @@ describe('freezeCredit and unfreezeCredit: an address frozen after its payment w
     expect(unfrozen.after).toMatchObject({ status: 'confirming', creditedAmount: usdt(10) });
     expect(unfrozen.events).toEqual([]);
     expect(balanceChanges(unfrozen.entries[0]!).get('USDT')).toMatchObject({ available: usdt(10), held: -usdt(10) });
+    // The new payment reversed: the deposit is completed by the credit given back, and says so.
+    const reversed = dropTransfer(unfrozen.after, seenAgain.transfer!.record, LATER)!;
+    expect(reversed.events.map((event) => JSON.parse(event.payload))).toEqual([
+      expect.objectContaining({ type: 'deposit.transfer_reversed', data: expect.objectContaining({ status: 'completed', creditedAmount: '10.000000' }) }),
+      expect.objectContaining({ type: 'deposit.completed', data: expect.objectContaining({ status: 'completed', creditedAmount: '10.000000' }) }),
+    ]);
   });
 
   it('holds only what was credited since the last sweep, and no more than the company still has; what it spent is said, not taken', async () => {
@@ -210,5 +217,105 @@ describe('freezeCredit and unfreezeCredit: an address frozen after its payment w
     // All of it spent: nothing to hold, and all of it said.
     expect(freezeCredit(completed, { creditedUnswept: usdt(10), available: 0n }, LATER)).toEqual({ change: null, notHeld: usdt(10) });
     expect(freezeCredit(completed, { creditedUnswept: 0n, available: usdt(50) }, LATER)).toEqual({ change: null, notHeld: 0n });
+  });
+});
+
+/** A second transfer to the same deposit, seen after the first. */
+const second = (amount: bigint) => ({ ...transfer(amount, 1_005), txHash: 'cd'.repeat(32) });
+const eventsOf = (change: { events: { payload: string }[] }) => change.events.map((event) => JSON.parse(event.payload) as { type: string; createdAt: string; data: { status: string; creditedAmount: string; updatedAt: string } });
+
+describe('every status a credit or a reversal settles a deposit in has its event, in the same write', () => {
+  it("a credit that leaves the deposit held for another transfer writes deposit.held, with the credit in it", async () => {
+    const { deposit: confirming, record } = await seen(usdt(10));
+    const held = holdTransfer(confirming, record, 'sender_sanctioned', 1_020, LATER)!.after;
+    const seenAgain = seeTransfer(held, second(usdt(4)), 1_020, LATER)!;
+
+    const credited = confirmTransfer(seenAgain.after, seenAgain.transfer!.record, 1_030, LATER, null)!;
+
+    expect(credited.after).toMatchObject({ status: 'held', creditedAmount: usdt(4) });
+    expect(eventsOf(credited)).toEqual([expect.objectContaining({ type: 'deposit.held', data: expect.objectContaining({ status: 'held', creditedAmount: '4.000000' }) })]);
+    // One of two held transfers released: still held, its credit told all the same.
+    const both = holdTransfer(seenAgain.after, seenAgain.transfer!.record, 'address_frozen', 1_030, LATER)!.after;
+    const released = releaseTransfer(both, { ...record, status: 'held', holdReason: 'sender_sanctioned' }, 1_030, LATER, null)!;
+    expect(released.after).toMatchObject({ status: 'held', creditedAmount: usdt(10) });
+    expect(eventsOf(released).map((event) => event.type)).toEqual(['deposit.held']);
+  });
+
+  it('a credit while another transfer still confirms writes nothing: that transfer settling does', async () => {
+    const { deposit: confirming, record } = await seen(usdt(10));
+    const both = seeTransfer(confirming, second(usdt(4)), 1_010, LATER)!.after;
+
+    const credited = confirmTransfer(both, record, 1_030, LATER, null)!;
+
+    expect(credited.after).toMatchObject({ status: 'confirming', creditedAmount: usdt(10) });
+    expect(credited.events).toEqual([]);
+  });
+
+  it('a reversal that leaves the deposit completed by its other transfer writes deposit.completed after deposit.transfer_reversed', async () => {
+    const { deposit: confirming, record } = await seen(usdt(10));
+    const seenAgain = seeTransfer(confirming, second(usdt(4)), 1_010, LATER)!;
+    const oneCredited = confirmTransfer(seenAgain.after, record, 1_030, LATER, null)!.after;
+
+    const reversed = dropTransfer(oneCredited, seenAgain.transfer!.record, LATER)!;
+
+    expect(reversed.after).toMatchObject({ status: 'completed', creditedAmount: usdt(10), amountStatus: 'exact' });
+    expect(eventsOf(reversed).map((event) => [event.type, event.data.status])).toEqual([
+      ['deposit.transfer_reversed', 'completed'],
+      ['deposit.completed', 'completed'],
+    ]);
+  });
+
+  it('a reversal that leaves the deposit held writes deposit.held', async () => {
+    const { deposit: confirming, record } = await seen(usdt(10));
+    const held = holdTransfer(confirming, record, 'address_frozen', 1_020, LATER)!.after;
+    const seenAgain = seeTransfer(held, second(usdt(4)), 1_020, LATER)!;
+
+    const reversed = dropTransfer(seenAgain.after, seenAgain.transfer!.record, LATER)!;
+
+    expect(reversed.after.status).toBe('held');
+    expect(eventsOf(reversed).map((event) => event.type)).toEqual(['deposit.transfer_reversed', 'deposit.held']);
+  });
+
+  it('a reversal of the only transfer past the expiry writes deposit.expired; before it, the deposit awaits payment with deposit.transfer_reversed alone', async () => {
+    const { deposit: confirming, record } = await seen(usdt(10));
+    const pastExpiry = new Date(Date.parse(confirming.expiresAt) + 60_000);
+
+    const expired = dropTransfer(confirming, record, pastExpiry)!;
+    expect(expired.after.status).toBe('expired');
+    expect(eventsOf(expired).map((event) => event.type)).toEqual(['deposit.transfer_reversed', 'deposit.expired']);
+
+    const awaiting = dropTransfer(confirming, record, LATER)!;
+    expect(awaiting.after.status).toBe('awaiting_payment');
+    expect(eventsOf(awaiting).map((event) => event.type)).toEqual(['deposit.transfer_reversed']);
+  });
+});
+
+describe('seeFinalTransfer: recorded and credited in one write', () => {
+  it("stamps the credit a millisecond after the sighting, so the records' updatedAt order the two events", async () => {
+    const awaiting = await deposit();
+
+    const change = seeFinalTransfer(awaiting, transfer(usdt(10)), 1_030, NOW, null)!;
+
+    const [confirming, completed] = eventsOf(change);
+    expect([confirming!.type, confirming!.data.status, completed!.type, completed!.data.status]).toEqual(['deposit.confirming', 'confirming', 'deposit.completed', 'completed']);
+    expect(Date.parse(completed!.data.updatedAt)).toBe(Date.parse(confirming!.data.updatedAt) + 1);
+    expect(Date.parse(completed!.createdAt)).toBe(Date.parse(confirming!.createdAt) + 1);
+    expect(confirming!.data.updatedAt).toBe(NOW.toISOString());
+    expect(change.after.updatedAt).toBe(completed!.data.updatedAt);
+    // Held at once: the same.
+    const held = eventsOf(seeFinalTransfer(awaiting, transfer(usdt(10)), 1_030, NOW, null, 'address_frozen')!);
+    expect(held.map((event) => event.type)).toEqual(['deposit.confirming', 'deposit.held']);
+    expect(Date.parse(held[1]!.data.updatedAt)).toBeGreaterThan(Date.parse(held[0]!.data.updatedAt));
+  });
+
+  it('two final transfers to one deposit in one scan, at the same clock reading: every record after the last', async () => {
+    const first = seeFinalTransfer(await deposit(), transfer(usdt(4)), 1_030, NOW, null)!;
+
+    const next = seeFinalTransfer(first.after, second(usdt(6)), 1_030, NOW, null)!;
+
+    const stamps = [...eventsOf(first), ...eventsOf(next)].map((event) => Date.parse(event.data.updatedAt));
+    expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
+    expect(new Set(stamps).size).toBe(4);
+    expect(next.after).toMatchObject({ status: 'completed', creditedAmount: usdt(10) });
   });
 });

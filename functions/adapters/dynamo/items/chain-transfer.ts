@@ -61,6 +61,7 @@ export const chainTransferItem = {
     ...(Array.isArray(item.otherPayers) && { otherPayers: item.otherPayers as string[] }),
     ...(typeof item.to === 'string' && { to: item.to }),
     ...(typeof item.holdReason === 'string' && { holdReason: item.holdReason as HoldReason }),
+    ...(item.sanctionCleared === true && { sanctionCleared: true as const }),
   }),
 };
 
