@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { getWithdrawal, requestWithdrawal, withdrawalView, type Withdrawal } from '#functions/withdrawals/withdrawals';
 import { formatCoinAmount } from '#functions/shared/money';
-import { EXPIRY_SETTLE_MARGIN_BLOCKS, REBROADCAST_AFTER_MS, sendSolanaWithdrawals, settleSolanaWithdrawals, solanaSendingDepsFrom, type SolanaSendingDeps } from '#functions/networks/solana/withdrawal-sending';
+import { EXPIRY_SETTLE_MARGIN_BLOCKS, REBROADCAST_AFTER_MS, SEND_IN_FLIGHT, sendSolanaWithdrawals, settleSolanaWithdrawals, solanaSendingDepsFrom, type SolanaSendingDeps } from '#functions/networks/solana/withdrawal-sending';
 import { SolanaBlockhashNotFound, transactionErrorCode } from '#functions/networks/solana/rpc-chain';
 import { TOKEN_ACCOUNT_BYTES } from '#functions/networks/solana/chain';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -292,25 +292,32 @@ describe('Solana payouts on the local node', () => {
     await expectSettledBooks(usdt('7') + WITHDRAWAL_RULES.fee);
   });
 
-  it("a freeze of the hot wallet's account after the run read its standing: the node's refusal (AccountFrozen, as a frozen payee's) does not fail the payout; signed again once thawed, it lands once", async () => {
+  it("a freeze of the hot wallet's account after the run read its standing: the node's refusal (AccountFrozen, as a frozen payee's) does not fail the payout, and the run sends nothing more; once thawed each lands once", async () => {
     const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
     const deps = solanaSenderDeps(env, solana.node, hot.signer);
     const payee = newSolanaWallet();
     const withdrawal = await withdraw(payee, '6');
+    // Those already in flight beside it are sent as it is; the two after them wait.
+    const beside = [];
+    for (let i = 1; i < SEND_IN_FLIGHT; i++) beside.push(await withdraw(newSolanaWallet(), '1'));
+    const later = [await withdraw(newSolanaWallet(), '1'), await withdraw(newSolanaWallet(), '1')];
     const hotAccount = await usdtAccount(deps, hot.address);
     // The run read its standing (withdrawalSenderRun) before this.
     await solana.node.issuer.freeze(hotAccount);
-    expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 1 });
+    expect(await sendSolanaWithdrawals({ ...deps, log: quiet })).toMatchObject({ sent: SEND_IN_FLIGHT });
     const refused = await read(withdrawal);
     expect(storedOf(refused).refusal).toBeUndefined();
+    for (const each of later) expect((await read(each)).status).toBe('pending');
 
     await solana.node.issuer.thaw(hotAccount);
     solana.node.advanceSlots(BLOCKHASH_WINDOW + FINALITY_DEPTH + MARGIN + 1);
-    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ failed: 0, replaced: 1 });
-    expect(await settleFinal(deps)).toMatchObject({ completed: 1 });
+    expect(await settleSolanaWithdrawals({ ...deps, log: quiet })).toMatchObject({ failed: 0, replaced: SEND_IN_FLIGHT });
+    expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 2 });
+    expect(await settleFinal(deps)).toMatchObject({ completed: SEND_IN_FLIGHT + 2 });
     expect(await read(withdrawal)).toMatchObject({ status: 'completed', deliveredAmount: usdt('6') });
+    for (const each of [...beside, ...later]) expect(await read(each)).toMatchObject({ status: 'completed', deliveredAmount: usdt('1') });
     expect(await usdtOf(payee)).toBe(usdt('6'));
-    await expectSettledBooks(usdt('6') + WITHDRAWAL_RULES.fee);
+    await expectSettledBooks(usdt('6') + BigInt(SEND_IN_FLIGHT + 1) * usdt('1') + BigInt(SEND_IN_FLIGHT + 2) * WITHDRAWAL_RULES.fee);
   });
 
   it('a sender killed between its write and its broadcast: the next run broadcasts the stored bytes, which land once', async () => {

@@ -148,14 +148,20 @@ export async function sendSolanaWithdrawals(deps: SolanaSendingDeps): Promise<Se
   const result: SendResult = { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0 };
   let hotWallet: TransactionPartialSigner | undefined;
   let float: PayoutFloat | undefined;
+  // The issuer froze the hot wallet's account during the run (a broadcast refused for it): the
+  // payouts not claimed yet wait pending, as they would under a freeze the run had read at its start.
+  let frozenMidRun = false;
   const send = async (withdrawal: Withdrawal, conditions: PayoutConditions) => {
+    if (frozenMidRun) return;
     const processing = await float!.claim(withdrawal, result, () => signAndClaim(deps, hotWallet!, withdrawal, conditions, now(), { announce: true }));
     if (!processing) return;
     result.sent++;
     // Stored and signed: a failed broadcast is settling's to make again while the bytes can land.
-    await broadcastStored(deps, processing, now, { again: false }).catch((error: unknown) => broadcastFailed(log, processing, error));
+    const broadcast = await broadcastStored(deps, processing, now, { again: false }).catch((error: unknown) => broadcastFailed(log, processing, error));
+    if (broadcast === HOT_WALLET_FROZEN) frozenMidRun = true;
   };
   for await (const page of sendablePages(deps, result)) {
+    if (frozenMidRun) break;
     // Read once a run, and only when something is pending.
     hotWallet ??= await asTransactionSigner(deps.signer);
     float ??= new PayoutFloat(await spendableFloat(deps));
@@ -207,6 +213,9 @@ async function signAndClaim(
   return processing;
 }
 
+/** What broadcastStored answers for a payout the node refused because the hot wallet's own account is frozen now. */
+const HOT_WALLET_FROZEN = 'hot-wallet-frozen';
+
 /** The Token program's AccountFrozen (error 17), from whichever instruction met the frozen account. */
 const ACCOUNT_FROZEN = /^InstructionError:\d+:Custom:17$/;
 
@@ -216,9 +225,10 @@ const ACCOUNT_FROZEN = /^InstructionError:\d+:Custom:17$/;
  * transaction, for settling to fail it by once it can no longer land; any other failure is thrown,
  * the transaction left for settling to broadcast again. A first broadcast writes nothing more (its
  * time was stored with its claim); one `again` records its time, and clears a refusal that no longer
- * stands. Answers the record as stored after.
+ * stands. Answers the record as stored after, or HOT_WALLET_FROZEN for a refusal the hot wallet's
+ * frozen account made (not kept: the payout waits for the thaw).
  */
-async function broadcastStored(deps: SolanaSendingDeps, withdrawal: Withdrawal, now: () => Date, { again }: { again: boolean }): Promise<Withdrawal> {
+async function broadcastStored(deps: SolanaSendingDeps, withdrawal: Withdrawal, now: () => Date, { again }: { again: boolean }): Promise<Withdrawal | typeof HOT_WALLET_FROZEN> {
   const transaction = withdrawal.transaction!;
   const stored = storedPayout(withdrawal);
   let refusal: string | undefined;
@@ -231,7 +241,7 @@ async function broadcastStored(deps: SolanaSendingDeps, withdrawal: Withdrawal, 
     // wallet does, and is signed again once thawed.
     if (ACCOUNT_FROZEN.test(error.reason) && deps.standingNow && !usdtMayMove(await deps.standingNow())) {
       (deps.log ?? stderrLog).warn("the node refused the payout while the hot wallet's token account is frozen: it waits for the thaw", { withdrawalId: withdrawal.id, txHash: withdrawal.txHash, reason: error.reason });
-      return withdrawal;
+      return HOT_WALLET_FROZEN;
     }
     (deps.log ?? stderrLog).warn('the node refused the payout for a program error; it fails once it can no longer land', { withdrawalId: withdrawal.id, txHash: withdrawal.txHash, reason: error.reason, error: error.message });
     if (stored.refusal === error.reason) return withdrawal;
