@@ -198,9 +198,21 @@ export async function sentTransactionOutcome(
   // left can show the transaction in a block at a final height that the final chain does not hold
   // (a payout marked sent that never left). Asked once per transaction, when it first looks final;
   // the final node not holding it yet is asked again next run.
-  if (seen) return { seen, settled: seen.blockNumber <= final.number ? await chain.finalReceipt(txHash) : null };
+  if (seen) return { seen, settled: seen.blockNumber <= final.number ? readable(await chain.finalReceipt(txHash)) : null };
   if (expiresAt === null || Date.parse(final.timestamp) <= Date.parse(expiresAt) + EXPIRY_SETTLE_MARGIN_MS) return { seen, settled: null };
-  return { seen, settled: (await chain.finalReceipt(txHash)) ?? 'expired' };
+  const settled = await chain.finalReceipt(txHash);
+  return { seen, settled: settled === null ? 'expired' : readable(settled) };
+}
+
+/**
+ * The receipt, or null while it has a log with the Transfer topic that could not be read
+ * (unreadableTransfers): Cambio's own transactions call USDT (or the forwarder factory, which calls
+ * it) alone, so such a log is USDT's, garbled by the node. Settled from it, a payout would complete
+ * having delivered nothing and a sweep book its whole amount as the issuer's fee; it is asked
+ * again on a later run instead.
+ */
+export function readable(receipt: TransactionReceipt | null): TransactionReceipt | null {
+  return receipt && (receipt.unreadableTransfers?.length ?? 0) > 0 ? null : receipt;
 }
 
 /** A transfer built by a network's TransferBuilder, before it is signed. */

@@ -159,6 +159,34 @@ describe('EVM withdrawals on anvil', () => {
     expect((await read(second)).status).toBe('completed');
   });
 
+  it('a payout whose receipt the node garbles (its USDT Transfer log without an amount) is not completed from it: it waits, and completes with what it delivered once the receipt reads', async () => {
+    const to = newAddress();
+    const withdrawal = await withdraw(to, '7');
+    expect(await sendEvmWithdrawals(deps)).toMatchObject({ sent: 1 });
+    const { txHash } = await read(withdrawal);
+    let garbled = true;
+    const reader = deps.chain;
+    const garbling: EvmSendingDeps = {
+      ...deps,
+      chain: {
+        finalBlock: () => reader.finalBlock(),
+        blockAt: (number) => reader.blockAt(number),
+        transactionCountAt: (wallet, blockNumber) => reader.transactionCountAt(wallet, blockNumber),
+        walletTransactionIn: (wallet, nonce, blockNumber) => reader.walletTransactionIn(wallet, nonce, blockNumber),
+        receipt: async (hash) => {
+          const receipt = await reader.receipt(hash);
+          return receipt && garbled && hash === txHash ? { ...receipt, tokenTransfers: [], unreadableTransfers: [anvil.node.usdt] } : receipt;
+        },
+      },
+    };
+    await mine(CONFIRMATIONS);
+    expect(await settleEvmWithdrawals(garbling)).toMatchObject({ completed: 0, failed: 0 });
+    expect((await read(withdrawal)).status).toBe('processing');
+    garbled = false;
+    expect(await settleEvmWithdrawals(garbling)).toMatchObject({ completed: 1 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed', deliveredAmount: usdt('7') });
+  });
+
   it('20 withdrawals queued at once: 20 transactions, consecutive nonces, exactly 20 × the amount received', async () => {
     const to = newAddress();
     const queued = await Promise.all(Array.from({ length: 20 }, () => withdraw(to, '3')));

@@ -1,4 +1,4 @@
-import type { ChainBlock, ChainReader, NonceFiller, TransactionReceipt } from '../chain.ts';
+import { readable, type ChainBlock, type ChainReader, type NonceFiller, type TransactionReceipt } from '../chain.ts';
 
 export type { NonceFiller } from '../chain.ts';
 import type { Log } from '../../shared/log.ts';
@@ -341,7 +341,8 @@ async function landing(chain: EvmReceiptReader, txHashes: string[], final: Chain
   for (const txHash of [...txHashes].reverse()) {
     const seen = await chain.receipt(txHash);
     if (!seen) continue;
-    if (seen.blockNumber > final.number) return { txHash, seen, final: false };
+    // A receipt the node garbled (./chain.ts readable) settles nothing: mined, it waits for a readable one.
+    if (seen.blockNumber > final.number || readable(seen) === null) return { txHash, seen, final: false };
     const block = await chain.blockAt(seen.blockNumber);
     return { txHash, seen, final: block !== null && block.hash === seen.blockHash };
   }
