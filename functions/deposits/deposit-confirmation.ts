@@ -145,7 +145,14 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
   }
   await awaitFinalChainsBlock(deps.chain, reorganised, receipts, hashes, final, unread);
   for (const [record, error] of unread) {
-    if (error instanceof FinalViewBehind) continue;
+    if (error instanceof FinalViewBehind) {
+      // A final view lagging a block or two is every run's; one still behind past the margin a
+      // transaction unknown to both would be taken as gone is a node to look at: the transfer waits.
+      if (final.number >= record.blockNumber + goneAfter) {
+        (deps.log ?? stderrLog).warn('a deposit transfer the newest view shows in a final block is still unknown to the final view: left confirming', { depositId: record.depositId, txHash: record.txHash, blockNumber: record.blockNumber });
+      }
+      continue;
+    }
     if (error instanceof OffTheFinalChain) {
       (deps.log ?? stderrLog).warn('a deposit transfer\'s receipt is of a block the final chain does not hold at its height: left confirming', { depositId: record.depositId, txHash: record.txHash, error: error.message });
       continue;
