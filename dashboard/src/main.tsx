@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { whenSignedOut } from './api/client.ts';
 import { sessionApi } from './api/session.ts';
 import type { Me } from './api/types.ts';
@@ -26,9 +26,44 @@ function rememberCompany(id: string): void {
   }
 }
 
+/**
+ * After the app moves to another page, focus goes to that page's heading (its `h1`, made focusable
+ * by script alone), so a screen reader says where the person now is and the keyboard goes on from
+ * there: a full page load would start there, and otherwise focus falls to <body> with the link,
+ * row or dialog that moved it. A page whose heading waits for its data gets focus once it shows.
+ * Focus already inside the new page stays where it is (the Activity tab chosen).
+ */
+function useFocusOnNavigation(route: string): void {
+  const shown = useRef(route);
+  useEffect(() => {
+    if (shown.current === route) return;
+    shown.current = route;
+    const focusHeading = (): boolean => {
+      const main = document.getElementById('main');
+      if (main?.contains(document.activeElement)) return true;
+      const heading = main?.querySelector<HTMLElement>('h1');
+      if (!heading) return false;
+      heading.tabIndex = -1;
+      heading.focus();
+      return true;
+    };
+    if (focusHeading()) return;
+    // Until the heading shows, or the person moves focus themselves.
+    const stop = () => {
+      waiting.disconnect();
+      removeEventListener('focusin', stop);
+    };
+    const waiting = new MutationObserver(() => focusHeading() && stop());
+    waiting.observe(document.body, { childList: true, subtree: true });
+    addEventListener('focusin', stop);
+    return stop;
+  }, [route]);
+}
+
 /** The app's shell: a public page alone, or a signed-in one under the header and beside the navigation (./routes.tsx). */
 function App() {
   const route = useRoute();
+  useFocusOnNavigation(route);
   const [me, setMe] = useState<Me | null | undefined>(undefined);
   const [chosen, setChosen] = useState(rememberedCompany);
   const loadMe = useCallback(async () => {

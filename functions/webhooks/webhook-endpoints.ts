@@ -8,14 +8,15 @@ import type { WebhookAttempt } from './webhook-attempt.ts';
 import type { DeliveryQueue } from './webhook-delivery.ts';
 import { isPlainSecret, signingContext, type WebhookSecretSealer } from './webhook-secrets.ts';
 import {
+  changeWebhook,
   createWebhook,
   deleteWebhook,
   getWebhook,
   newWebhookSecret,
-  replaceWebhook,
   webhookView,
   type UrlRules,
   type Webhook,
+  type WebhookChange,
   type WebhookInput,
   type WebhookStore,
 } from './webhooks.ts';
@@ -74,18 +75,19 @@ export async function addEndpoint(store: WebhookStore, rules: UrlRules, sealer: 
 }
 
 /**
- * Edit, `Disable` and `Enable` are one replacement; the audit says which it was. A new URL is where
- * the company's events will go from now on, so it needs a recent sign-in (`requireRecentSignIn`,
- * from the route), as adding an endpoint does; switching it off or on, its events and its
- * description do not. Checked on the endpoint as the replacement read it, before anything is written.
+ * Edit, `Disable` and `Enable` are one change of what the body names, the rest kept as it stands
+ * (webhooks.ts changeWebhook); the audit says which it was. A new URL is where the company's events
+ * will go from now on, so it needs a recent sign-in (`requireRecentSignIn`, from the route), as
+ * adding an endpoint does; switching it off or on, its events and its description do not. Checked
+ * on the endpoint as the change read it, before anything is written.
  */
-export async function changeEndpoint(store: WebhookStore, rules: UrlRules, caller: Caller, webhookId: string, input: WebhookInput, requireRecentSignIn: () => void, now = new Date()) {
-  const changed = await replaceWebhook(store, rules, caller.membership.companyId, webhookId, input, now, (before, after) => {
+export async function changeEndpoint(store: WebhookStore, rules: UrlRules, caller: Caller, webhookId: string, change: WebhookChange, requireRecentSignIn: () => void, now = new Date()) {
+  const changed = await changeWebhook(store, rules, caller.membership.companyId, webhookId, change, now, (before, after) => {
     if (before.url !== after.url) requireRecentSignIn();
     const onlySwitched = before.url === after.url && JSON.stringify(before.events) === JSON.stringify(after.events) && before.description === after.description && before.enabled !== after.enabled;
     if (onlySwitched) return audit(caller, after.enabled ? 'webhook.enabled' : 'webhook.disabled', webhookId, now);
     return audit(caller, 'webhook.updated', webhookId, now, { url: after.url, enabled: String(after.enabled) });
-  }, { keepSwitch: true });
+  });
   return dashboardWebhookView(changed);
 }
 

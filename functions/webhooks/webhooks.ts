@@ -119,9 +119,7 @@ export async function listWebhooks(store: WebhookStore, companyId: string, query
 
 /**
  * PUT: the same body as POST, replacing every field (omitted optional ones take their defaults).
- * With `keepSwitch` (the dashboard's Edit), an omitted `enabled` keeps the webhook on or off as it
- * stands, with why Cambio turned it off: a page loaded before a 410 disabled the endpoint would
- * otherwise turn it back on with a description's change.
+ * With `keepSwitch`, an omitted `enabled` keeps the webhook on or off as it stands (changeWebhook).
  */
 export async function replaceWebhook(
   store: WebhookStore,
@@ -133,20 +131,45 @@ export async function replaceWebhook(
   audit?: (before: Webhook, after: Webhook) => AuditEntry,
   { keepSwitch = false }: { keepSwitch?: boolean } = {},
 ): Promise<Webhook> {
+  const enabled = keepSwitch ? input.enabled : (input.enabled ?? true);
+  return changeWebhook(store, rules, companyId, webhookId, { url: input.url, events: input.events, description: input.description ?? null, enabled }, now, audit);
+}
+
+/** The dashboard's change of an endpoint: the fields it names; an omitted one stays as it stands. */
+export type WebhookChange = Partial<WebhookInput>;
+
+/**
+ * The dashboard's Edit, `Disable` and `Enable` (docs/dashboard-api.md, Webhooks): what `change`
+ * names, everything else as it stands when written. A page loaded earlier sends only what its person
+ * changed, so `Disable` does not put back the URL a colleague has set since, nor an edit turn back on
+ * an endpoint a 410 disabled (an omitted `enabled` keeps why Cambio turned it off, too). Only a new
+ * URL is checked: the one kept was checked when it was set, and the sender checks it again before
+ * each delivery (webhook-delivery.ts), so a switch is never refused by a host's DNS.
+ */
+export async function changeWebhook(
+  store: WebhookStore,
+  rules: UrlRules,
+  companyId: string,
+  webhookId: string,
+  change: WebhookChange,
+  now = new Date(),
+  audit?: (before: Webhook, after: Webhook) => AuditEntry,
+): Promise<Webhook> {
   let current = await getWebhook(store, companyId, webhookId);
-  await requireWebhookUrl(input.url, rules.policy, rules.resolve);
-  const keptSwitch = keepSwitch && input.enabled === undefined;
-  // The store writes only while the secret is as read (a roll in between would be undone): read
-  // again and apply the same change to what the roll left. Each miss needs another roll within the
-  // same milliseconds, by a person who signed in recently; past a few, the cause is logged (a 500).
+  if (change.url !== undefined) await requireWebhookUrl(change.url, rules.policy, rules.resolve);
+  const keptSwitch = change.enabled === undefined;
+  // The store writes only while the secret is as read (a roll in between would be undone), and a
+  // kept switch only while it is as read: read again and apply the same change to what the roll
+  // left. Each miss needs another roll within the same milliseconds, by a person who signed in
+  // recently; past a few, the cause is logged (a 500).
   for (let attempt = 1; ; attempt += 1) {
     const replaced: Webhook = {
       ...current,
-      url: input.url,
-      events: input.events,
-      description: input.description ?? null,
+      url: change.url ?? current.url,
+      events: change.events ?? current.events,
+      description: change.description === undefined ? current.description : change.description,
       updatedAt: now.toISOString(),
-      ...(keptSwitch ? { enabled: current.enabled, disabledReason: current.disabledReason } : { enabled: input.enabled ?? true, disabledReason: null }),
+      ...(change.enabled === undefined ? {} : { enabled: change.enabled, disabledReason: null }),
     };
     if (await store.replaceWebhook(replaced, audit?.(current, replaced), keptSwitch)) return replaced;
     if (attempt === REPLACE_ATTEMPTS) throw new Error(`Webhook ${webhookId}: its secret (or switch) changed under each of ${REPLACE_ATTEMPTS} replacements`);

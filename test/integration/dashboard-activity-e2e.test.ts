@@ -2,7 +2,7 @@ import { TRON_AND_ETHEREUM_DEPOSIT_SETTINGS } from '../support/deposit-settings.
 import type { NetworkName } from '#functions/networks/names';
 import { readFileSync } from 'node:fs';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { membershipItem } from '#adapters/dynamo/items/team';
@@ -108,6 +108,64 @@ describe('Activity in headless Chromium', () => {
     await page.getByRole('button', { name: 'Clear' }).click();
   });
 
+  it('shows only the list last asked for: an earlier answer arriving late neither replaces nor joins it, and Load more lists a page once', async () => {
+    // Pages of two deposits; the unfiltered list's answers held until the test lets each go.
+    const held: { route: Route; url: string }[] = [];
+    const deposits = `**/dashboard/api/companies/${companyId}/activity/deposits?*`;
+    await page.route(deposits, (route) => {
+      const url = new URL(route.request().url());
+      url.searchParams.set('limit', '2');
+      if (url.searchParams.has('status')) return route.continue({ url: url.toString() });
+      held.push({ route, url: url.toString() });
+    });
+    const release = async () => {
+      await expect.poll(() => held.length).toBeGreaterThan(0);
+      for (const { route, url } of held.splice(0)) {
+        await Promise.all([page.waitForResponse((response) => response.url().includes('/activity/deposits?') && !response.url().includes('status=')), route.continue({ url })]);
+      }
+      // The page has the answer: time to show it, were it to.
+      await page.waitForTimeout(500);
+    };
+    const references = async () => (await page.getByRole('tabpanel').getByRole('row').allInnerTexts()).slice(1).map((row) => row.split('\t')[1]);
+    const show = async (status: string) => {
+      await page.getByLabel('Status').selectOption(status);
+      await page.getByRole('button', { name: 'Apply' }).click();
+    };
+
+    try {
+      // The whole list asked, then the expired deposits: the whole list's answer comes last.
+      await show('');
+      await show('expired');
+      await expect.poll(references).toEqual(['invoice-1001']);
+      await release();
+      expect(await references()).toEqual(['invoice-1001']);
+
+      // The whole list's second page asked, then the expired deposits.
+      await show('');
+      await release();
+      await expect.poll(references).toEqual(['invoice-1003', 'invoice-1002']);
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await show('expired');
+      await expect.poll(references).toEqual(['invoice-1001']);
+      await release();
+      expect(await references()).toEqual(['invoice-1001']);
+
+      // A double click on Load more.
+      await show('');
+      await release();
+      await expect.poll(references).toEqual(['invoice-1003', 'invoice-1002']);
+      await page.getByRole('button', { name: 'Load more' }).dblclick();
+      await release();
+      await expect.poll(references).toEqual(['invoice-1003', 'invoice-1002', 'invoice-1001']);
+      expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+      expect(await accessibilityProblems(page)).toEqual([]);
+    } finally {
+      await page.unroute(deposits);
+      for (const { route } of held.splice(0)) await route.continue().catch(() => undefined);
+      await show('');
+    }
+  });
+
   it('shows each deposit’s network, filters by it, and links an Ethereum transfer to Etherscan', async () => {
     const txHash = `0x${'ab'.repeat(32)}`;
     const onEthereum = await deposit(companyId, 'invoice-eth-1', 'confirming', 'ethereum', [
@@ -208,7 +266,7 @@ describe('Activity in headless Chromium', () => {
     await page.getByRole('heading', { name: new RegExp(`Deposit ${paid.id}`) }).waitFor();
   });
 
-  it('sends a withdrawal with New withdrawal on the Withdrawals tab and lands on its page; the same form twice sends once', async () => {
+  it('sends a withdrawal with New withdrawal on the Withdrawals tab and lands on its page, which follows it until completed; the same form twice sends once', async () => {
     await navLink(page, 'Activity').click();
     await page.getByRole('tab', { name: 'Withdrawals' }).click();
     await page.getByRole('tabpanel').getByText('Nothing matches.').waitFor();
@@ -240,6 +298,8 @@ describe('Activity in headless Chromium', () => {
     await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
 
     await page.getByRole('heading', { name: /^Withdrawal wdr_/ }).waitFor();
+    // The dialog and the button that opened it are gone: focus is on the new page's heading, read out.
+    await expect.poll(() => page.evaluate('`${document.activeElement?.tagName} ${document.activeElement?.textContent}`')).toMatch(/^H1 Withdrawal wdr_/);
     // The heading shows at once; the record once it is read.
     await expect.poll(() => page.getByRole('main').innerText()).toContain(reference);
     const main = await page.getByRole('main').innerText();
@@ -247,6 +307,8 @@ describe('Activity in headless Chromium', () => {
     expect(main).toContain('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui');
     expect(main).toMatch(/Network\s+TRON/);
     expect(await accessibilityProblems(page)).toEqual([]);
+    // Cambio's jobs send it on the sandbox chain; the page follows it to the end without a reload.
+    await expect.poll(() => page.locator('.facts .status').innerText(), { timeout: 30_000, interval: 250 }).toBe('completed');
 
     // The page's own session sending that form again: a duplicate reference, not a second payout.
     const again = (await page.evaluate(`fetch('/dashboard/api/companies/${companyId}/withdrawals', {
@@ -258,6 +320,75 @@ describe('Activity in headless Chromium', () => {
     await page.getByRole('link', { name: 'Back to Withdrawals' }).click();
     await expect.poll(rowsText).toContain(reference);
     expect((await page.getByRole('tabpanel').getByRole('row').all()).length).toBe(2);
+  }, 60_000);
+
+  it('sends a withdrawal once when the answer to Send withdrawal is lost: sent again, it opens the withdrawal that went', async () => {
+    await page.getByRole('button', { name: 'New withdrawal' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New withdrawal' });
+    await dialog.getByLabel('Address').fill('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui');
+    await dialog.getByLabel('Amount (USDT)').fill('3');
+    await dialog.getByLabel('Password').fill(STRONG_PASSWORD);
+    const reference = await dialog.getByLabel('Reference').inputValue();
+    // The first send reaches the server, which makes the withdrawal; its answer never reaches the page.
+    const sends = `**/dashboard/api/companies/${companyId}/withdrawals`;
+    let posted = 0;
+    await page.route(sends, async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      posted += 1;
+      if (posted > 1) return route.continue();
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+
+    let said = '';
+    try {
+      await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
+      said = await dialog.getByRole('alert').innerText();
+      expect(await dialog.getByLabel('Reference').inputValue()).toBe(reference);
+      expect(await accessibilityProblems(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
+
+      await page.getByRole('heading', { name: /^Withdrawal wdr_/ }).waitFor();
+      await expect.poll(() => page.getByRole('main').innerText()).toContain(reference);
+    } finally {
+      await page.unroute(sends);
+      if (await dialog.isVisible()) await dialog.getByRole('button', { name: 'Cancel' }).click();
+    }
+    expect(posted).toBe(2);
+    // Not "try again", which a person would do with a new reference: that it may have gone, and sending again is safe.
+    expect(said).toMatch(/may have been sent\. Send withdrawal again: it keeps the reference dashboard-[0-9a-f]{12}, so it is never sent twice/);
+    const found = (await page.evaluate(`fetch('/dashboard/api/companies/${companyId}/activity/withdrawals?q=${reference}').then((r) => r.json())`)) as { data: { id: string }[] };
+    expect(found.data).toHaveLength(1);
+    expect(page.url()).toContain(found.data[0]!.id);
+    await page.getByRole('link', { name: 'Back to Withdrawals' }).click();
+    await expect.poll(rowsText).toContain(reference);
+    expect((await page.getByRole('tabpanel').getByRole('row').all()).length).toBe(3);
+  });
+
+  it('lists a withdrawal whose answer was lost once its dialog is cancelled', async () => {
+    await page.getByRole('button', { name: 'New withdrawal' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New withdrawal' });
+    await dialog.getByLabel('Address').fill('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui');
+    await dialog.getByLabel('Amount (USDT)').fill('3');
+    await dialog.getByLabel('Password').fill(STRONG_PASSWORD);
+    const reference = await dialog.getByLabel('Reference').inputValue();
+    const sends = `**/dashboard/api/companies/${companyId}/withdrawals`;
+    await page.route(sends, async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+
+    try {
+      await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
+      await dialog.getByRole('alert').waitFor();
+    } finally {
+      await page.unroute(sends);
+    }
+    expect(await rowsText()).not.toContain(reference);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    await expect.poll(rowsText).toContain(reference);
   });
 
   it('asks for the authenticator app’s code too once the person signs in with one', async () => {

@@ -1,6 +1,6 @@
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardBrowser, invitationTokenMailedTo, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { dashboardBrowser, invitationTokenMailedTo, invitedMember, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { accessibilityProblems, navLink, openPage, screenshot, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
 import { verifiesWith, WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -142,6 +142,95 @@ describe('Webhooks in headless Chromium', () => {
     const audit = await page.getByRole('table').innerText();
     for (const action of ['Added webhook endpoint', 'Sent a test event', 'Resent an event', 'Rolled webhook signing secret', 'Disabled webhook endpoint', 'Enabled webhook endpoint']) {
       expect(audit).toContain(action);
+    }
+  });
+
+  it('lists each older page of the audit log once, however often Load older entries is clicked', async () => {
+    // Pages of two entries; an older page's answer held until the test lets it go.
+    const held: { route: Route; url: string }[] = [];
+    const auditLog = `**/dashboard/api/companies/${owner.companyId}/audit-log*`;
+    await page.route(auditLog, (route) => {
+      const url = new URL(route.request().url());
+      url.searchParams.set('limit', '2');
+      if (!url.searchParams.has('cursor')) return route.continue({ url: url.toString() });
+      held.push({ route, url: url.toString() });
+    });
+    try {
+      await nav('Overview').click();
+      await nav('Audit log').click();
+      const rows = () => page.getByRole('table').getByRole('row').allInnerTexts();
+      await expect.poll(async () => (await rows()).length).toBe(3);
+
+      await page.getByRole('button', { name: 'Load older entries' }).dblclick();
+      await expect.poll(() => held.length).toBeGreaterThan(0);
+      await page.waitForTimeout(500);
+      for (const { route, url } of held.splice(0)) await Promise.all([page.waitForResponse((response) => response.url().includes('cursor=')), route.continue({ url })]);
+      await expect.poll(async () => (await rows()).length).toBeGreaterThanOrEqual(5);
+      await page.waitForTimeout(500);
+
+      const listed = (await rows()).slice(1);
+      expect(listed).toHaveLength(4);
+      expect(new Set(listed).size).toBe(4);
+    } finally {
+      await page.unroute(auditLog);
+      for (const { route } of held.splice(0)) await route.continue().catch(() => undefined);
+    }
+  });
+
+  it('disables an endpoint without putting back the URL a colleague set after the page loaded', async () => {
+    const base = `/companies/${owner.companyId}/webhooks`;
+    const added = await owner.browser.call('POST', base, { body: { url: receiver.url('/before'), events: ['deposit.completed'], description: 'Ledger sync' } });
+    const webhookId = added.body.data.id as string;
+    await page.goto(`${chromium.origin}/dashboard/webhooks/${webhookId}`);
+    await page.getByRole('heading', { name: receiver.url('/before'), level: 1 }).waitFor();
+    const colleague = await invitedMember(chromium.runtime, owner.browser, owner.companyId, 'Admin');
+    const moved = await colleague.browser.call('PUT', `${base}/${webhookId}`, { body: { url: receiver.url('/after'), events: ['deposit.completed'], description: 'Ledger sync' } });
+    expect(moved.status).toBe(200);
+
+    try {
+      await page.getByRole('button', { name: 'Disable' }).click();
+      await page.getByRole('button', { name: 'Enable' }).waitFor();
+
+      const stored = await owner.browser.call('GET', `${base}/${webhookId}`);
+      expect(stored.body.data).toMatchObject({ url: receiver.url('/after'), enabled: false, events: ['deposit.completed'], description: 'Ledger sync' });
+      await page.getByRole('heading', { name: receiver.url('/after'), level: 1 }).waitFor();
+    } finally {
+      await owner.browser.call('DELETE', `${base}/${webhookId}`);
+    }
+  });
+
+  it('says Copied only once the clipboard took the secret, and else how to copy it by hand', async () => {
+    // The browser's clipboard as the test sets it: refusing (no permission, a policy) or taking the text.
+    await page.addInitScript(`
+      navigator.clipboard.writeText = (text) => window.refuseCopy ? Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')) : ((window.copiedText = text), Promise.resolve());
+    `);
+    await page.goto(`${chromium.origin}/dashboard/webhooks`);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('URL').fill(receiver.url('/copied'));
+    await dialog.getByLabel('All events').check();
+    await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+    const shown = await dialog.getByLabel('Signing secret', { exact: true }).inputValue();
+
+    try {
+      await page.evaluate('window.refuseCopy = true');
+      await dialog.getByRole('button', { name: 'Copy Signing secret' }).click();
+      await expect.poll(() => dialog.getByRole('alert').innerText()).toMatch(/Not copied.*Select the Signing secret field and copy it yourself/);
+      expect(await dialog.getByRole('button', { name: 'Copy Signing secret' }).innerText()).toBe('Copy');
+      expect(await page.evaluate('window.copiedText ?? null')).toBeNull();
+      expect(await accessibilityProblems(page)).toEqual([]);
+
+      await page.evaluate('window.refuseCopy = false');
+      await dialog.getByRole('button', { name: 'Copy Signing secret' }).click();
+      await dialog.getByRole('button', { name: 'Copied Signing secret' }).waitFor();
+      expect(await dialog.getByRole('status').innerText()).toBe('Signing secret copied');
+      expect(await dialog.getByRole('alert').count()).toBe(0);
+      expect(await page.evaluate('window.copiedText')).toBe(shown);
+      await dialog.getByRole('button', { name: 'Done' }).click();
+    } finally {
+      const webhooks = (await owner.browser.call('GET', `/companies/${owner.companyId}/webhooks`)).body.data as { id: string; url: string }[];
+      for (const hook of webhooks.filter((w) => w.url === receiver.url('/copied'))) await owner.browser.call('DELETE', `/companies/${owner.companyId}/webhooks/${hook.id}`);
+      await page.goto(`${chromium.origin}/dashboard/webhooks`);
     }
   });
 

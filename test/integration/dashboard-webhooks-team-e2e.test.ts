@@ -107,6 +107,34 @@ describe('Team in headless Chromium', () => {
     await signOut();
   });
 
+  it('sends a wrong password on accepting an invitation once, though the page is signed in', async () => {
+    const person = await signedUpOwner(chromium.runtime, 'Signed In Already');
+    const inviter = await signedUpOwner(chromium.runtime, 'Asks Them Over');
+    expect((await inviter.browser.call('POST', `/companies/${inviter.companyId}/team/invitations`, { body: { email: person.email, role: 'Admin', password: STRONG_PASSWORD } })).status).toBe(201);
+    await signIn(person.email);
+    await page.goto(`${chromium.origin}/dashboard/accept-invitation?token=${invitationTokenMailedTo(chromium.runtime, person.email)}`);
+    let accepts = 0;
+    const count = (request: { method(): string; url(): string }) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/dashboard/api/invitations/accept') accepts += 1;
+    };
+    page.on('request', count);
+
+    // A password the policy accepts, so the account's own check refuses it (401 AUTH_FAILED).
+    await page.getByLabel('Password').fill('Wrong-Horse-42');
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText()).toContain('wrong email or password');
+    // Time for a second send, were the page to renew the session and send again.
+    await page.waitForTimeout(1000);
+    expect(accepts).toBe(1);
+
+    await page.getByLabel('Password').fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+    await page.getByRole('heading', { name: /Asks Them Over/ }).waitFor();
+    expect(accepts).toBe(2);
+    page.off('request', count);
+    await signOut();
+  });
+
   it('changes the member’s role to Viewer; the last Owner cannot be removed', async () => {
     await signIn(owner.email);
     await nav('Team').click();

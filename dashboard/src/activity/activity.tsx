@@ -6,7 +6,8 @@ import { DayRange, downloadOnceAllowed, ErrorMessage, formatTime, Link, LinkedRo
 import { NewWithdrawalDialog } from '../withdrawals/new-withdrawal.tsx';
 import { ACTIVITY_TABS, depositStatusText, EMPTY_FILTER, NETWORK_OPTIONS, networkTitle } from './tabs.ts';
 
-/** Set when the keyboard changed the tab: the new tab list, mounted with its panel, takes focus. */
+/** Set when a tab was chosen (by keyboard or click): the new tab list, mounted with its panel, takes
+ * focus, as a tab list that stayed in place would keep it. */
 let focusSelectedTab = false;
 
 /** The tabs (WAI-ARIA tabs pattern: arrow keys, Home and End move between them and select). */
@@ -18,9 +19,10 @@ function ActivityTabs(props: { kind: ActivityKind }) {
     if (focusSelectedTab) selected.current?.focus();
     focusSelectedTab = false;
   }, []);
-  const select = (index: number, byKeyboard = false) => {
+  const select = (index: number) => {
     const tab = ACTIVITY_TABS[(index + ACTIVITY_TABS.length) % ACTIVITY_TABS.length]!;
-    focusSelectedTab = byKeyboard;
+    if (tab.kind === props.kind) return;
+    focusSelectedTab = true;
     navigate(`/activity/${tab.kind}`);
   };
   const current = ACTIVITY_TABS.findIndex((t) => t.kind === props.kind);
@@ -28,7 +30,7 @@ function ActivityTabs(props: { kind: ActivityKind }) {
     const moves: Record<string, number> = { ArrowRight: current + 1, ArrowLeft: current - 1, Home: 0, End: ACTIVITY_TABS.length - 1 };
     if (!(event.key in moves)) return;
     event.preventDefault();
-    select(moves[event.key]!, true);
+    select(moves[event.key]!);
   };
   return (
     <div role="tablist" aria-label="Activity" class="tabs" onKeyDown={onKeyDown}>
@@ -65,30 +67,44 @@ export function ActivityPage(props: { companyId: string; kind: ActivityKind; rol
   // Owners and Admins; the dashboard API checks it again (`sendWithdrawals`).
   const canSend = props.kind === 'withdrawals' && (props.role === 'Owner' || props.role === 'Admin');
 
+  // Only the latest call's answer is shown: an earlier one (the list before a filter was applied,
+  // a page of the filter before) arriving last would mix another list into this one.
+  const latest = useRef(0);
+  const [loading, setLoading] = useState(true);
   const load = async (applied: ActivityFilter, after?: string) => {
+    const call = ++latest.current;
+    setLoading(true);
     setError(null);
     try {
       const page = await activityApi.list(props.companyId, props.kind, applied, after);
+      if (call !== latest.current) return;
       setRows((previous) => [...(after ? (previous ?? []) : []), ...page.data]);
       setCursor(page.pagination?.nextCursor ?? null);
     } catch (caught) {
+      if (call !== latest.current) return;
       setError(caught);
-      setRows([]);
+      if (!after) setRows([]);
+    } finally {
+      if (call === latest.current) setLoading(false);
     }
   };
   useEffect(() => {
     void load(filter);
   }, [props.companyId, props.kind, filter]);
 
+  // The cursor goes with the rows: it pages the list they came from, not the next filter's.
   const apply = (event: Event) => {
     event.preventDefault();
     setRows(null);
+    setCursor(null);
     setFilter({ ...draft });
   };
   const clear = () => {
     setDraft(EMPTY_FILTER);
     setRows(null);
-    setFilter(EMPTY_FILTER);
+    setCursor(null);
+    // A new object even when no filter was applied: the list loads again, as it shows `Loading…`.
+    setFilter({ ...EMPTY_FILTER });
   };
   // A list call first (downloadOnceAllowed): a refused filter shows here, not in the saved file.
   const exportCsv = async () => {
@@ -124,8 +140,12 @@ export function ActivityPage(props: { companyId: string; kind: ActivityKind; rol
       {sending && (
         <NewWithdrawalDialog
           companyId={props.companyId}
-          onClose={() => setSending(false)}
-          onSent={(withdrawal) => navigate(`/activity/withdrawals/${encodeURIComponent(withdrawal.id)}`)}
+          onClose={() => {
+            setSending(false);
+            // A send whose answer was lost may have made a withdrawal the list does not show yet.
+            void load(filter);
+          }}
+          onSent={(withdrawalId) => navigate(`/activity/withdrawals/${encodeURIComponent(withdrawalId)}`)}
         />
       )}
       <ActivityTabs kind={props.kind} />
@@ -170,7 +190,8 @@ export function ActivityPage(props: { companyId: string; kind: ActivityKind; rol
         <ErrorMessage error={error} />
         {rows === null ? <p class="loading">Loading…</p> : <ActivityTable kind={props.kind} rows={rows} label={tab.label} />}
         {cursor && (
-          <button type="button" class="secondary" onClick={() => load(filter, cursor)}>
+          // aria-disabled, not disabled: a disabled button would drop the keyboard's focus to the page.
+          <button type="button" class="secondary" onClick={() => loading || load(filter, cursor)} aria-disabled={loading}>
             Load more
           </button>
         )}

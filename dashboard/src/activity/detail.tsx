@@ -6,7 +6,8 @@ import { ACTIVITY_TABS, explorerUrl, holdReasonWords, networkTitle } from './tab
 
 type Detail = ActivityRow & { deliveries?: Delivery[] };
 
-/** While a deposit may still change on its own (after a payment), its page asks again this often. */
+/** While a record may still change on its own (a deposit after a payment, a withdrawal until its
+ * payout is settled on chain), its page asks again this often. */
 const POLL_MS = 1_000;
 /** Nothing more to follow or pay: a held deposit waits on the issuer or a review, which may take days. */
 const SETTLED = new Set(['completed', 'expired', 'held']);
@@ -88,13 +89,15 @@ export function ActivityDetail(props: { companyId: string; kind: ActivityKind; i
   useEffect(() => {
     void load();
   }, [props.companyId, props.kind, props.id]);
-  // A deposit being paid changes without anyone reloading: confirming, then completed.
-  const moving = watching || (props.kind === 'deposits' && detail?.status === 'confirming');
+  // What changes without anyone reloading: a deposit being paid (confirming, then completed), and a
+  // withdrawal Cambio's jobs send (pending, processing, then completed or failed).
+  const moving =
+    watching || (props.kind === 'deposits' && detail?.status === 'confirming') || (props.kind === 'withdrawals' && (detail?.status === 'pending' || detail?.status === 'processing'));
   useEffect(() => {
     if (!moving) return;
     const timer = setInterval(() => void load(), POLL_MS);
     return () => clearInterval(timer);
-  }, [moving]);
+  }, [moving, props.companyId, props.kind, props.id]);
 
   const hold = props.kind === 'deposits' && detail?.status === 'held' ? holdReasonWords(detail.holdReason) : null;
   const simulator = props.kind === 'deposits' && props.environment === 'sandbox' && props.role !== 'Viewer' && detail && !SETTLED.has(String(detail.status));

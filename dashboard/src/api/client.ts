@@ -6,9 +6,16 @@ export interface ApiFailure {
   status: number;
   code: string;
   message: string;
-  details: { path: string; message: string }[] | null;
+  /** A list of field errors (VALIDATION_FAILED), or a refusal's facts: a duplicate's `existingId`,
+   * LIMIT_REACHED's figures. */
+  details: FieldError[] | Record<string, unknown> | null;
   /** Why a 403 refused: `SIGN_IN_AGAIN`, `TWO_FACTOR_REQUIRED`; null otherwise. */
   reason: string | null;
+}
+
+export interface FieldError {
+  path: string;
+  message: string;
 }
 
 export class ApiCallError extends Error {
@@ -40,6 +47,15 @@ export function whenSignedOut(callback: () => void): void {
   onSignedOut = callback;
 }
 
+/**
+ * The routes anyone may call (functions/routes.ts, `public`), and `Confirm it's you`: what they
+ * answer 401 is their own refusal (a wrong password at sign-in, on accepting an invitation), not the
+ * session authorizer's, so a renewed session would only send the password again and count a
+ * second failure toward the sign-in limits.
+ */
+const ANSWERED_WITHOUT_SESSION = ['/stage', '/sign-up', '/session', '/invitations/accept', '/password-reset'];
+const sessionGuarded = (path: string) => !ANSWERED_WITHOUT_SESSION.some((route) => path === route || path.startsWith(`${route}/`) || path.startsWith(`${route}?`));
+
 export async function send<T>(method: string, path: string, body?: unknown, retried = false): Promise<{ data: T; pagination?: { nextCursor: string | null } }> {
   const response = await fetch(API_BASE + path, {
     method,
@@ -48,8 +64,8 @@ export async function send<T>(method: string, path: string, body?: unknown, retr
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const payload = (await response.json().catch(() => null)) as { success: boolean; data: T; pagination?: { nextCursor: string | null }; error?: Omit<ApiFailure, 'status'> } | null;
-  // Refused: asked once whether the session still lives (the server renews its own tokens), then tried again; else signed out.
-  if (response.status === 401 && !retried && !path.startsWith('/session') && !path.startsWith('/sign-up')) {
+  // Refused by the session authorizer: asked once whether the session still lives (the server renews its own tokens), then tried again; else signed out.
+  if (response.status === 401 && !retried && sessionGuarded(path)) {
     const refreshed = await fetch(`${API_BASE}/session/refresh`, { method: 'POST', credentials: 'same-origin', headers: { 'X-CSRF-Token': csrfToken() } });
     if (refreshed.ok) return send(method, path, body, true);
     onSignedOut();
@@ -58,10 +74,7 @@ export async function send<T>(method: string, path: string, body?: unknown, retr
   const reason = (payload?.error?.details as { reason?: string } | null | undefined)?.reason;
   if (response.status === 403 && reason === 'SIGN_IN_AGAIN' && !retried && confirmIdentity && (await confirmIdentity())) return send(method, path, body, true);
   if (!response.ok || !payload?.success) {
-    // Only a list of field errors is shown field by field; other details (LIMIT_REACHED's figures,
-    // a duplicate's id, a refusal's reason) are in the message already.
-    const details = payload?.error?.details;
-    throw new ApiCallError({ status: response.status, code: payload?.error?.code ?? 'INTERNAL_ERROR', message: payload?.error?.message ?? 'Something went wrong', details: Array.isArray(details) ? details : null, reason: reason ?? null });
+    throw new ApiCallError({ status: response.status, code: payload?.error?.code ?? 'INTERNAL_ERROR', message: payload?.error?.message ?? 'Something went wrong', details: payload?.error?.details ?? null, reason: reason ?? null });
   }
   return { data: payload.data, pagination: payload.pagination };
 }

@@ -65,4 +65,5 @@ export type WithdrawalSent = views.WithdrawalSent & Record<string, unknown>;
 
 export type Endpoint = views.WebhookEndpointView;
 export type EndpointInput = Required<views.WebhookEndpointRequest>;
+export type EndpointChange = views.WebhookEndpointChange;
 export type Attempt = views.WebhookAttempt;

@@ -1,5 +1,5 @@
 import { send } from './client.ts';
-import type { Attempt, Endpoint, EndpointInput, EventResent, TestEventSent, WebhookEndpointCreated, WebhookEndpointDeleted, WebhookSecretRolled } from './types.ts';
+import type { Attempt, Endpoint, EndpointChange, EndpointInput, EventResent, TestEventSent, WebhookEndpointCreated, WebhookEndpointDeleted, WebhookSecretRolled } from './types.ts';
 
 /** The Webhooks pages' part of the dashboard API (docs/dashboard-api.md, Webhooks). */
 const of = (companyId: string, webhookId = '') => `/companies/${companyId}/webhooks${webhookId && `/${webhookId}`}`;
@@ -8,10 +8,10 @@ export const webhooksApi = {
   list: (companyId: string) => send<Endpoint[]>('GET', of(companyId)),
   get: (companyId: string, webhookId: string) => send<Endpoint>('GET', of(companyId, webhookId)),
   add: (companyId: string, input: Omit<EndpointInput, 'enabled'>) => send<WebhookEndpointCreated>('POST', of(companyId), input),
-  /** `enabled` goes only with Enable and Disable: omitted, the server keeps the endpoint on or off as it
-   * stands now (it may have been disabled, by a 410, since this page was loaded). */
-  change: (companyId: string, endpoint: Endpoint, change: Partial<EndpointInput>) =>
-    send<Endpoint>('PUT', of(companyId, endpoint.id), { url: endpoint.url, events: endpoint.events, description: endpoint.description, ...change }),
+  /** Only what the person changed: the server keeps every field left out as it stands now, so a page
+   * loaded earlier puts back neither a colleague's new URL (with `Disable`) nor an endpoint a 410
+   * disabled since (with an edit, which sends no `enabled`). */
+  change: (companyId: string, webhookId: string, change: EndpointChange) => send<Endpoint>('PUT', of(companyId, webhookId), change),
   remove: (companyId: string, webhookId: string) => send<WebhookEndpointDeleted>('DELETE', of(companyId, webhookId)),
   attempts: (companyId: string, webhookId: string, cursor?: string) =>
     send<Attempt[]>('GET', `${of(companyId, webhookId)}/attempts?limit=25${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),

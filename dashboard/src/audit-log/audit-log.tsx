@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { auditLogApi } from '../api/audit-log.ts';
 import type { AuditEntry } from '../api/types.ts';
 import { ErrorMessage, formatTime, Table, useTitle } from '../components/ui.tsx';
@@ -66,13 +66,23 @@ export function AuditLogPage(props: { companyId: string }) {
   const [entries, setEntries] = useState<AuditEntry[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
+  // One page at a time, its answer shown only while it is the latest asked: a page asked twice (a
+  // double click) would otherwise be listed twice.
+  const latest = useRef(0);
+  const [loading, setLoading] = useState(true);
   const load = async (after?: string) => {
+    const call = ++latest.current;
+    setLoading(true);
+    setError(null);
     try {
       const page = await auditLogApi.auditLog(props.companyId, after);
+      if (call !== latest.current) return;
       setEntries((previous) => [...(after ? (previous ?? []) : []), ...page.data]);
       setCursor(page.pagination?.nextCursor ?? null);
     } catch (caught) {
-      setError(caught);
+      if (call === latest.current) setError(caught);
+    } finally {
+      if (call === latest.current) setLoading(false);
     }
   };
   useEffect(() => {
@@ -102,7 +112,8 @@ export function AuditLogPage(props: { companyId: string }) {
         )}
       />
       {cursor && (
-        <button type="button" class="secondary" onClick={() => load(cursor)}>
+        // aria-disabled, not disabled: a disabled button would drop the keyboard's focus to the page.
+        <button type="button" class="secondary" onClick={() => loading || load(cursor)} aria-disabled={loading}>
           Load older entries
         </button>
       )}

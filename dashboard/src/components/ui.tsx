@@ -27,6 +27,8 @@ export function LinkedRow(props: { to: string; children: ComponentChildren }) {
 export function ErrorMessage(props: { error: unknown }) {
   if (!props.error) return null;
   const failure = props.error instanceof ApiCallError ? props.error.failure : null;
+  // Only field errors are listed; other details (LIMIT_REACHED's figures, a duplicate's id) are in the message already.
+  const fields = failure && Array.isArray(failure.details) ? failure.details : null;
   return (
     <div class="error" role="alert">
       <p>{failure?.message ?? 'Something went wrong. Try again.'}</p>
@@ -35,9 +37,9 @@ export function ErrorMessage(props: { error: unknown }) {
           <Link to="/account">Turn on two-factor sign-in under Account</Link>
         </p>
       )}
-      {failure?.details && (
+      {fields && (
         <ul>
-          {failure.details.map((d) => (
+          {fields.map((d) => (
             <li key={d.path}>
               {fieldLabel(d.path)} {d.message}
             </li>
@@ -210,22 +212,40 @@ export async function downloadOnceAllowed(check: () => Promise<unknown>, url: st
   link.click();
 }
 
-/** A value shown once (a secret, a link), selectable and copyable. */
+/**
+ * A value shown once (a secret, a link), selectable and copyable. `Copied` only once the clipboard
+ * took it: a browser may refuse (no permission, an insecure origin), and a person told a secret was
+ * copied would close the dialog that alone shows it. Refused, the page says to copy it by hand.
+ */
 export function CopyField(props: { id: string; label: string; value: string }) {
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<boolean | null>(null);
   const copy = async () => {
-    await navigator.clipboard?.writeText(props.value).catch(() => undefined);
-    setCopied(true);
+    try {
+      if (!navigator.clipboard) throw new Error('No clipboard on this page');
+      await navigator.clipboard.writeText(props.value);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
   };
+  const failedId = `${props.id}-copy-failed`;
   return (
     <div class="copy-field">
       <label for={props.id}>{props.label}</label>
       <div class="row">
-        <input id={props.id} value={props.value} readOnly onFocus={(e) => e.currentTarget.select()} />
-        <button type="button" class="secondary" onClick={copy} aria-label={`Copy ${props.label}`}>
+        <input id={props.id} value={props.value} readOnly onFocus={(e) => e.currentTarget.select()} aria-describedby={copied === false ? failedId : undefined} />
+        <button type="button" class="secondary" onClick={copy} aria-label={copied ? `Copied ${props.label}` : `Copy ${props.label}`}>
           {copied ? 'Copied' : 'Copy'}
         </button>
       </div>
+      <p role="status" class="visually-hidden">
+        {copied && `${props.label} copied`}
+      </p>
+      {copied === false && (
+        <p class="error" role="alert" id={failedId}>
+          Not copied: this browser did not let the page use the clipboard. Select the {props.label} field and copy it yourself (Ctrl+C, or ⌘C on a Mac).
+        </p>
+      )}
     </div>
   );
 }

@@ -1,10 +1,20 @@
 import { useEffect, useState } from 'preact/hooks';
 import { webhooksApi } from '../api/webhooks.ts';
-import type { Attempt, Endpoint, Role } from '../api/types.ts';
+import type { Attempt, Endpoint, EndpointChange, EndpointInput, Role } from '../api/types.ts';
 import { navigate } from '../router.ts';
 import { ConfirmDialog, ErrorMessage, formatTime, Link, stillAhead, Table, useTitle } from '../components/ui.tsx';
 import { EndpointDialog, SecretDialog } from './endpoint-form.tsx';
 import { EndpointStatus, eventsText } from './endpoint-status.tsx';
+
+/** What Edit changed of what the page showed: a field the person left alone stays as it stands on
+ * the server, where a colleague may have changed it since this page loaded. */
+function changedFields(shown: Endpoint, edited: Omit<EndpointInput, 'enabled'>): EndpointChange {
+  return {
+    ...(edited.url !== shown.url && { url: edited.url }),
+    ...(JSON.stringify(edited.events) !== JSON.stringify(shown.events) && { events: edited.events }),
+    ...(edited.description !== shown.description && { description: edited.description }),
+  };
+}
 
 type Open = { kind: 'edit' } | { kind: 'delete' } | { kind: 'roll' } | { kind: 'secret'; secret: string; until: string | null } | null;
 
@@ -57,7 +67,11 @@ export function EndpointPage(props: { companyId: string; role: Role; webhookId: 
 
   if (!endpoint) {
     return (
+      // Laid out as the loaded page, so its heading stays the same element (focused on arrival: main.tsx).
       <section aria-labelledby="page-title">
+        <p>
+          <Link to="/webhooks">← Webhooks</Link>
+        </p>
         <h1 id="page-title">Webhook endpoint</h1>
         <ErrorMessage error={error} />
         {!error && <p class="loading">Loading…</p>}
@@ -111,7 +125,7 @@ export function EndpointPage(props: { companyId: string; role: Role; webhookId: 
           <button
             type="button"
             class="secondary"
-            onClick={() => act(async () => setEndpoint((await webhooksApi.change(companyId, endpoint, { enabled: !endpoint.enabled })).data), endpoint.enabled ? 'Endpoint disabled.' : 'Endpoint enabled.')}
+            onClick={() => act(async () => setEndpoint((await webhooksApi.change(companyId, webhookId, { enabled: !endpoint.enabled })).data), endpoint.enabled ? 'Endpoint disabled.' : 'Endpoint enabled.')}
           >
             {endpoint.enabled ? 'Disable' : 'Enable'}
           </button>
@@ -178,7 +192,10 @@ export function EndpointPage(props: { companyId: string; role: Role; webhookId: 
           title="Edit endpoint"
           label="Save"
           initial={endpoint}
-          save={async (input) => setEndpoint((await webhooksApi.change(companyId, endpoint, input)).data)}
+          save={async (input) => {
+            const change = changedFields(endpoint, input);
+            if (Object.keys(change).length) setEndpoint((await webhooksApi.change(companyId, webhookId, change)).data);
+          }}
           onSaved={() => setOpen(null)}
           onClose={() => setOpen(null)}
         />

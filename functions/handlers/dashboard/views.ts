@@ -16,6 +16,7 @@ import type { withdrawalLimit } from '#functions/withdrawals/withdrawal-limit';
 import type { sendWithdrawal } from '#functions/withdrawals/dashboard-withdrawals';
 import type { StageView } from './get-stage.ts';
 import type * as bodies from './schemas.ts';
+import type { changeWebhookBody } from './webhook-schemas.ts';
 import type { webhookBody } from '../webhooks/schemas.ts';
 
 /**
@@ -86,5 +87,7 @@ export type SendWithdrawalRequest = v.InferInput<typeof bodies.sendWithdrawalBod
 export type SimulatePaymentRequest = v.InferInput<typeof bodies.simulatePaymentBody>;
 /** Activity's filters, as the list and `Export CSV` read them from the query string. */
 export type ActivityFilterRequest = v.InferInput<typeof bodies.activityExportQuery>;
-/** `Add endpoint` and the edits of one (/v1's webhook body). */
+/** `Add endpoint` (/v1's webhook body). */
 export type WebhookEndpointRequest = v.InferInput<typeof webhookBody>;
+/** Edit, `Disable` and `Enable` of one: only the fields that change. */
+export type WebhookEndpointChange = v.InferInput<typeof changeWebhookBody>;
