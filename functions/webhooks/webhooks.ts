@@ -117,23 +117,9 @@ export async function listWebhooks(store: WebhookStore, companyId: string, query
   return store.listWebhooks(companyId, pageRequest(query));
 }
 
-/**
- * PUT: the same body as POST, replacing every field (omitted optional ones take their defaults).
- * With `keepSwitch`, an omitted `enabled` keeps the webhook on or off as it stands (changeWebhook).
- */
-export async function replaceWebhook(
-  store: WebhookStore,
-  rules: UrlRules,
-  companyId: string,
-  webhookId: string,
-  input: WebhookInput,
-  now = new Date(),
-  audit?: (before: Webhook, after: Webhook) => AuditEntry,
-  { keepSwitch = false }: { keepSwitch?: boolean } = {},
-): Promise<Webhook> {
-  const enabled = keepSwitch ? input.enabled : (input.enabled ?? true);
-  return changeWebhook(store, rules, companyId, webhookId, { url: input.url, events: input.events, description: input.description ?? null, enabled }, now, audit);
-}
+/** /v1's PUT: the same body as POST, replacing every field (omitted optional ones take their defaults). */
+export const replaceWebhook = (store: WebhookStore, rules: UrlRules, companyId: string, webhookId: string, input: WebhookInput, now = new Date()): Promise<Webhook> =>
+  changeWebhook(store, rules, companyId, webhookId, { url: input.url, events: input.events, description: input.description ?? null, enabled: input.enabled ?? true }, now);
 
 /** The dashboard's change of an endpoint: the fields it names; an omitted one stays as it stands. */
 export type WebhookChange = Partial<WebhookInput>;

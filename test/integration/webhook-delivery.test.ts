@@ -35,7 +35,7 @@ import {
   type SenderSettings,
 } from '#functions/webhooks/webhook-delivery';
 import type { Resolver } from '#functions/webhooks/webhook-url';
-import { newWebhookSecret, replaceWebhook, signWebhook, type Webhook, type WebhookInput } from '#functions/webhooks/webhooks';
+import { changeWebhook, newWebhookSecret, replaceWebhook, signWebhook, type Webhook, type WebhookInput } from '#functions/webhooks/webhooks';
 import { registeredWebhook } from '../support/records.ts';
 import { sealPlainSecrets, signingContext } from '#functions/webhooks/webhook-secrets';
 import { LocalSecretSealer } from '#adapters/webhook-secrets/local-sealer';
@@ -698,7 +698,7 @@ describe('a dashboard edit that keeps the switch', () => {
     };
     const edit = { url: 'http://receiver.test/hooks', events: ['*'] as ['*'], description: 'moved' };
 
-    const edited = await replaceWebhook(registry, { policy: { allowLoopbackHttp: true }, resolve: racing }, company, webhook.id, edit, new Date(), undefined, { keepSwitch: true });
+    const edited = await changeWebhook(registry, { policy: { allowLoopbackHttp: true }, resolve: racing }, company, webhook.id, edit);
 
     expect(edited).toMatchObject({ ...edit, enabled: false, disabledReason: 'the endpoint answered 410 Gone' });
     expect(await registry.getWebhook(company, webhook.id)).toMatchObject({ ...edit, enabled: false, disabledReason: 'the endpoint answered 410 Gone' });
