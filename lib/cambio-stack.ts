@@ -20,6 +20,7 @@ import type { Construct } from 'constructs';
 import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
 import { GATEWAY_RESPONSES } from '../functions/http/gateway-responses.ts';
 import { checkStageSettings } from '../functions/settings/schema.ts';
+import { SCREENING_REFRESH_TIMEOUT_MS } from '../functions/screening/screening-refresh.ts';
 import { AUTHORIZER, lambdaName, ROUTES, SESSION_AUTHORIZER, JOBS } from '../functions/routes.ts';
 import { CambioFunction, retentionDays, type Binder } from './api-function.ts';
 import { TABLE_READ, TABLE_WRITE, keyUseRecording, queueSend, tableActions, tableRead, tableReadWrite, value } from './binders.ts';
@@ -289,7 +290,7 @@ export class CambioStack extends Stack implements StageScope {
   private screeningRefreshJob(): void {
     const job = this.stageFunction(JOBS.screeningRefresh.handler, {
       bind: [tableActions(this.table, ...TABLE_READ, ...TABLE_WRITE, 'dynamodb:BatchWriteItem')],
-      timeout: Duration.minutes(5),
+      timeout: Duration.millis(SCREENING_REFRESH_TIMEOUT_MS),
       memorySize: 1024,
     });
     // After OFAC's business day (it publishes in US hours): a listing is screened by the next morning.

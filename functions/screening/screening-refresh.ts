@@ -8,8 +8,18 @@ import { importScreeningFile, readScreeningFile, ScreeningImportRefused, type Im
  * table still holds, and the age keeps growing until one succeeds. A stage that has never imported
  * the list downloads at its first run, whatever the schedule; so does every run after a failed
  * attempt (recorded with the list, cleared by the next whole import), so a download OFAC failed at
- * 05:30 is tried again within the hour, not the next day.
+ * 05:30 is tried again within the hour, not the next day. An attempt is recorded as failed before
+ * it downloads: a run Lambda ends (past its timeout, out of memory) catches nothing and records
+ * nothing after, and Lambda does not retry a scheduled run that timed out. A recorded attempt
+ * younger than the run's timeout may still be under way: an hourly run leaves it be.
  */
+
+/** The job's Lambda timeout (lib/cambio-stack.ts screeningRefreshJob): an attempt recorded longer
+ * ago than this has ended, whatever it recorded. */
+export const SCREENING_REFRESH_TIMEOUT_MS = 5 * 60_000;
+
+/** Why an attempt is recorded before it downloads; a failure caught or a whole import replaces it. */
+export const ATTEMPT_UNFINISHED = 'the refresh did not finish (its run timed out or ran out of memory)';
 
 /** The age reported while OFAC's list has never been imported: past any threshold. */
 export const NEVER_SYNCED_AGE_HOURS = 100_000;
@@ -30,10 +40,12 @@ export async function refreshScreeningList(
 ): Promise<RefreshOutcome> {
   const now = options.now ?? (() => new Date());
   const before = await store.state();
-  const refresh = options.refresh || before.ofacSyncedAt === null || before.lastRefreshFailure !== null;
+  const attempted = before.lastRefreshFailure === null ? null : Date.parse(before.lastRefreshFailure.at);
+  const refresh = options.refresh || before.ofacSyncedAt === null || (attempted !== null && now().getTime() - attempted >= SCREENING_REFRESH_TIMEOUT_MS);
   let summary: ImportSummary | null = null;
   let failure: string | null = null;
   if (refresh) {
+    await store.recordRefreshFailure({ at: now().toISOString(), from: source.url, failure: ATTEMPT_UNFINISHED });
     try {
       const file = await readScreeningFile(await source.download());
       if (file.format !== 'sdn_advanced') throw new ScreeningImportRefused(`${source.url} did not serve an XML document (OFAC's sdn_advanced.xml)`);

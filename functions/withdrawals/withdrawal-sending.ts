@@ -69,12 +69,24 @@ export async function* withdrawalPagesIn(deps: Pick<SendingRun, 'store' | 'timeL
   }
 }
 
-/** What a run's sending reads: its withdrawals, the time left, and the clock and log a withdrawal
- * failed before it is sent goes by. */
-export type PendingRun = Pick<SendingRun, 'store' | 'timeLeftMs'> & { now?: () => Date; log?: Log };
+/** What a run's sending reads: its withdrawals, the time left, the clock and log a withdrawal
+ * failed before it is sent goes by, and whom its payouts' money reaches (ScreeningRun). */
+export type PendingRun = Pick<SendingRun, 'store' | 'timeLeftMs'> & ScreeningRun & { now?: () => Date; log?: Log };
 
-/** Why a pending withdrawal failed without being sent: its destination is on the sanctions screening
- * list now (docs/api-notes.md, Withdrawals). */
+/** What screening a payout at send time reads. */
+export interface ScreeningRun {
+  store: ScreeningList;
+  /** The wallet the money paid to each of `destinations` reaches where that is another address,
+   * read on the chain now (a token account: its owner, who may have handed it to another wallet
+   * since the request; the list names wallets, never their token accounts). Absent, or a
+   * destination it does not name: the destination is what the money reaches. One network's, the
+   * sender's own. */
+  reachedThrough?: (destinations: string[]) => Promise<Map<string, string>>;
+}
+
+/** Why a withdrawal failed before it was signed, pending or about to be signed again (nothing it was
+ * signed for before could land): its destination is on the sanctions screening list now
+ * (docs/api-notes.md, Withdrawals). */
 export const DESTINATION_SANCTIONED = 'DESTINATION_SANCTIONED';
 
 /**
@@ -82,12 +94,11 @@ export const DESTINATION_SANCTIONED = 'DESTINATION_SANCTIONED';
  * SETTLE_RESERVE_MS left, every network's sender reading them here. The request was screened when it
  * was made, but a withdrawal may wait `pending` for hours (the float, a paused token, no gas), and
  * the list changes meanwhile (the daily OFAC import, `npm run screening:add`): so each page's
- * destinations are looked up again before any of it is signed, read fresh (one BatchGetItem a page,
- * with the list's version). One listed now fails `DESTINATION_SANCTIONED`, its amount and fee back
- * to `available` (`withdrawal.failed`, as any failed payout), counted in `result.failed`, and is left
- * out. A list never loaded throws (ScreeningListNotLoaded): nothing is sent unscreened. A payout to
- * a token account a wallet owns is screened by that account here; the owner was at the request
- * (refuseCambioDestination's `reaching`), and the withdrawal does not keep it.
+ * destinations, and the wallets they reach (`reachedThrough`: a token account's owner, as
+ * refuseCambioDestination's `reaching` gave it at the request), are looked up again before any of
+ * it is signed, read fresh (sanctionedNow). One listed now fails `DESTINATION_SANCTIONED`
+ * (failSanctioned) and is left out. A list never loaded throws (ScreeningListNotLoaded): nothing is
+ * sent unscreened.
  */
 export async function* sendablePages(deps: PendingRun, result: Pick<SendResult, 'failed'>): AsyncGenerator<Withdrawal[]> {
   for await (const page of withdrawalPagesIn(deps, 'pending', SETTLE_RESERVE_MS)) {
@@ -102,26 +113,47 @@ export async function* sendableWithdrawals(deps: PendingRun, result: Pick<SendRe
 }
 
 async function withoutSanctioned(deps: PendingRun, page: Withdrawal[], result: Pick<SendResult, 'failed'>): Promise<Withdrawal[]> {
-  const now = deps.now ?? (() => new Date());
-  const sanctioned = new Set<Withdrawal>();
-  for (const network of new Set(page.map((withdrawal) => withdrawal.network))) {
-    const ofNetwork = page.filter((withdrawal) => withdrawal.network === network);
-    const listed = await deps.store.listed(network, ofNetwork.map((withdrawal) => withdrawal.address), { fresh: true });
-    for (const withdrawal of ofNetwork) if (listed.has(withdrawal.address)) sanctioned.add(withdrawal);
-  }
-  for (const withdrawal of sanctioned) {
-    const failed = fail(withdrawal, DESTINATION_SANCTIONED, now());
-    // Not written: another run took it in between, and sent it before the listing or failed it too.
-    if (!(await deps.store.transition(withdrawal, failed.after, failed))) continue;
-    result.failed++;
-    (deps.log ?? stderrLog).error('withdrawal failed unsent: its destination is on the sanctions screening list now', {
-      companyId: withdrawal.companyId,
-      withdrawalId: withdrawal.id,
-      network: withdrawal.network,
-      address: withdrawal.address,
-    });
-  }
+  const sanctioned = await sanctionedNow(deps, page);
+  for (const withdrawal of sanctioned) await failSanctioned(deps, withdrawal, result);
   return page.filter((withdrawal) => !sanctioned.has(withdrawal));
+}
+
+/** Those of `withdrawals` whose destination, or the wallet it reaches (`reachedThrough`), is on the
+ * screening list now: read fresh, one lookup (a BatchGetItem with the list's version) a network. */
+export async function sanctionedNow(deps: ScreeningRun, withdrawals: Withdrawal[]): Promise<Set<Withdrawal>> {
+  const sanctioned = new Set<Withdrawal>();
+  for (const network of new Set(withdrawals.map((withdrawal) => withdrawal.network))) {
+    const ofNetwork = withdrawals.filter((withdrawal) => withdrawal.network === network);
+    const destinations = [...new Set(ofNetwork.map((withdrawal) => withdrawal.address))];
+    const reached = (await deps.reachedThrough?.(destinations)) ?? new Map<string, string>();
+    const listed = await deps.store.listed(network, [...new Set([...destinations, ...reached.values()])], { fresh: true });
+    for (const withdrawal of ofNetwork) {
+      const owner = reached.get(withdrawal.address);
+      if (listed.has(withdrawal.address) || (owner !== undefined && listed.has(owner))) sanctioned.add(withdrawal);
+    }
+  }
+  return sanctioned;
+}
+
+/**
+ * Fails a withdrawal whose destination is listed (sanctionedNow) before anything of it is signed:
+ * `DESTINATION_SANCTIONED`, its amount and fee back to `available` (`withdrawal.failed`, as any
+ * failed payout), counted in `result.failed`. Only for one no transaction of which can still land:
+ * a pending one, or one processing whose transactions can no longer (the sender's to know). False:
+ * not written, another run took it in between, and sent it before the listing or failed it too.
+ */
+export async function failSanctioned(deps: Pick<PendingRun, 'store' | 'now' | 'log'>, withdrawal: Withdrawal, result: Pick<SendResult, 'failed'>): Promise<boolean> {
+  const failed = fail(withdrawal, DESTINATION_SANCTIONED, (deps.now ?? (() => new Date()))());
+  if (!(await deps.store.transition(withdrawal, failed.after, failed))) return false;
+  result.failed++;
+  (deps.log ?? stderrLog).error('withdrawal failed before it was signed (again): its destination is on the sanctions screening list now', {
+    companyId: withdrawal.companyId,
+    withdrawalId: withdrawal.id,
+    network: withdrawal.network,
+    address: withdrawal.address,
+    ...(withdrawal.txHash !== null && { unlandedTxHash: withdrawal.txHash }),
+  });
+  return true;
 }
 
 /** Withdrawals of a page settled side by side: each is its own receipt reads and its own guarded

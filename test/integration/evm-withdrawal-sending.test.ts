@@ -13,6 +13,8 @@ import { DynamoEvmSendingStore } from '#functions/networks/evm/sending-store';
 import { localEvmSigner } from '#functions/networks/evm/signer';
 import { ANVIL_MNEMONIC, localWalletClient } from '#local/evm-contracts';
 import { useFreshTable } from '../support/dynamo.ts';
+import { addStageEntry } from '#functions/screening/screening-import';
+import { DynamoScreeningStore } from '#adapters/dynamo/screening-store';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { anvilNetworkSettings, useAnvilWithContracts } from '../support/anvil.ts';
 import { ANVIL_HOT_WALLET_KEY } from '../support/evm-jobs.ts';
@@ -371,6 +373,27 @@ describe('EVM withdrawals on anvil', () => {
     expect(await balance()).toMatchObject({ available: usdt('10000'), locked: 0n });
     expect(await settleEvmWithdrawals(sender)).toMatchObject({ failed: 0, rebroadcast: 0 });
     expect(await client().getTransactionCount({ address: small.address })).toBe(taken + 1);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('a payout whose nonce was taken outside Cambio, its destination listed since, is screened before it is signed again: failed DESTINATION_SANCTIONED with its funds back, nothing paid', async () => {
+    const small = await smallHotWallet(100n);
+    const sender = senderFor(small.address, small.key, { floatChecked: false });
+    const to = newAddress();
+    const withdrawal = await withdraw(to, '7');
+    expect(await sendEvmWithdrawals(killedBeforeBroadcast(sender))).toMatchObject({ sent: 1 });
+    const taken = (await read(withdrawal)).transaction!.nonce!;
+    const byHand = localWalletClient(anvil.node.chain, privateKeyToAccount(`0x${small.key}`));
+    await client().waitForTransactionReceipt({ hash: await byHand.sendTransaction({ to: newAddress(), value: 1n, nonce: taken }) });
+    await mine(CONFIRMATIONS);
+    await addStageEntry(new DynamoScreeningStore(env.db, env.tableName), { network: NETWORK, address: to, reason: 'listed while its payout was processing', actor: 'test' }, new Date());
+
+    expect(await settleEvmWithdrawals(sender)).toMatchObject({ failed: 1, rebroadcast: 0 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'DESTINATION_SANCTIONED' });
+    expect(await settleEvmWithdrawals(sender)).toMatchObject({ failed: 0, rebroadcast: 0 });
+    expect(await client().getTransactionCount({ address: small.address })).toBe(taken + 1);
+    expect(await usdtOf(to)).toBe(0n);
+    expect(await balance()).toMatchObject({ available: usdt('10000'), locked: 0n });
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoScreeningStore } from '#adapters/dynamo/screening-store';
+import { refreshScreeningList } from '#functions/screening/screening-refresh';
 import { ensureTable } from '#local/dynamodb-local';
 import { jsonLines } from '../support/log-lines.ts';
 
@@ -159,5 +160,29 @@ describe('the screening refresh job', () => {
     expect(quiet.outcome).toMatchObject({ refreshed: false, failure: null });
     expect(quiet.metric('ScreeningRefreshFailed')).toBeUndefined();
     expect(downloads).toBe(before + 3);
+  });
+
+  it('a run killed mid-download (its timeout, out of memory: nothing caught, nothing retried by Lambda) is downloaded again by the first hourly run past its timeout, not the next day', async () => {
+    const before = downloads;
+    // The daily run starts, then Lambda ends it while it still downloads: nothing after that point runs.
+    let started!: () => void;
+    const downloading = new Promise<void>((resolve) => (started = resolve));
+    const startedAt = Date.now() + 60 * 3_600_000;
+    void refreshScreeningList(
+      store,
+      { url: process.env.SCREENING_LIST_URL!, download: () => (started(), new Promise<never>(() => {})) },
+      { refresh: true, actor: 'job:screening-refresh', now: () => new Date(startedAt) },
+    );
+    await downloading;
+
+    // An hourly run within the timeout leaves the attempt be: it may still be under way.
+    expect((await run({}, 60 + 2 / 60)).outcome).toMatchObject({ refreshed: false, failure: null });
+    expect(downloads).toBe(before);
+
+    const retried = await run({}, 61);
+    expect(retried.outcome).toMatchObject({ refreshed: true, failure: null });
+    expect(retried.metric('ScreeningRefreshFailed')).toBe(0);
+    expect(downloads).toBe(before + 1);
+    expect((await store.state()).lastRefreshFailure).toBeNull();
   });
 });

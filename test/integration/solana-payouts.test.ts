@@ -10,6 +10,9 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { freshTable, type TestTable } from '../support/dynamo.ts';
+import { destinationChecksOf } from '#functions/networks/destination-registry';
+import { addStageEntry } from '#functions/screening/screening-import';
+import { DynamoScreeningStore } from '#adapters/dynamo/screening-store';
 import { creditAvailable, expectLedgerMatchesBalances, usdt, WITHDRAWAL_RULES } from '../support/money.ts';
 import { FINALITY_DEPTH, fundSolana, nodeChainOf, SOLANA_TEST_HOT_WALLET, useSolanaNode } from '../support/solana.ts';
 import { droppingBroadcaster, killedBroadcaster, laggingBackendChain, LAMPORTS_PER_SOL, newHotWallet, newSolanaWallet, quiet, senderFunctionSettings, skipPreflightBroadcaster, solanaSenderDeps } from '../support/solana-payouts.ts';
@@ -49,6 +52,17 @@ const withdrawals = () => new DynamoWithdrawalStore(env.db, env.tableName);
 const withdraw = (to: string, amount: string): Promise<Withdrawal> =>
   requestWithdrawal(withdrawals(), { ...WITHDRAWAL_RULES, networks: { solana: {} } }, companyId, { reference: `w-${Math.random()}`, network: 'solana', address: to, amount: usdt(amount) }, new Date());
 const read = (withdrawal: Withdrawal) => getWithdrawal(withdrawals(), companyId, withdrawal.id);
+/** A withdrawal to a USDT token account, accepted as the API accepts it: read on the node, its owner named. */
+const withdrawToTokenAccount = (account: string, amount: string): Promise<Withdrawal> =>
+  requestWithdrawal(
+    withdrawals(),
+    { ...WITHDRAWAL_RULES, networks: { solana: {} }, destinations: destinationChecksOf({ SOLANA: solana.settings() } as never) },
+    companyId,
+    { reference: `w-${Math.random()}`, network: 'solana', address: account, amount: usdt(amount) },
+    new Date(),
+  );
+/** The stage lists `wallet` (npm run screening:add), as OFAC's daily import would. */
+const listLater = (wallet: string) => addStageEntry(new DynamoScreeningStore(env.db, env.tableName), { network: 'solana', address: wallet, reason: 'listed while its payout waited', actor: 'test' }, new Date());
 const balance = async () => (await new DynamoCompanyStore(env.db, env.tableName).getBalances(companyId)).find((row) => row.currency === 'USDT')!;
 const usdtOf = (owner: string) => nodeChainOf(solana.node).tokenBalance(solana.node.mint, owner);
 const lamportsOf = async (owner: string) => (await rpc().getBalance(owner as Address, { commitment: 'confirmed' }).send()).value;
@@ -418,6 +432,42 @@ describe('Solana payouts on the local node', () => {
     expect(lamportsBefore - (await lamportsOf(hot.address))).toBe(5_000n);
     expect(transactionErrorCode((await landed(processing.txHash!))!.meta!.err)).toBe(FROZEN_ACCOUNT_ERROR);
     expect(await usdtOf(payee)).toBe(1n);
+    await expectSettledBooks(0n);
+  });
+
+  it("a payout to a USDT token account whose owner is listed while it waits pending is not sent (the list names the wallet, not its token account): it fails DESTINATION_SANCTIONED, its funds back", async () => {
+    const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
+    const deps = solanaSenderDeps(env, solana.node, hot.signer);
+    const owner = newSolanaWallet();
+    await fundSolana(solana.node, owner, { usdt: 1n });
+    const withdrawal = await withdrawToTokenAccount(await usdtAccount(deps, owner), '7');
+    await listLater(owner);
+
+    expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 0, failed: 1 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'DESTINATION_SANCTIONED', txHash: null, transaction: null });
+    expect(await usdtOf(owner)).toBe(1n);
+    expect(await usdtOf(hot.address)).toBe(usdt('100'));
+    await expectSettledBooks(0n);
+  });
+
+  it("a payout signed again once its blockhash expired unlanded is screened again first: its payee's owner listed since, it fails DESTINATION_SANCTIONED, its funds back, nothing paid", async () => {
+    const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
+    const deps = solanaSenderDeps(env, solana.node, hot.signer);
+    const owner = newSolanaWallet();
+    await fundSolana(solana.node, owner, { usdt: 1n });
+    const withdrawal = await withdrawToTokenAccount(await usdtAccount(deps, owner), '7');
+    expect(await sendSolanaWithdrawals({ ...deps, broadcaster: droppingBroadcaster })).toMatchObject({ sent: 1 });
+    const first = await read(withdrawal);
+    await listLater(owner);
+
+    // Its blockhash expired and the margin passed: where it would be signed again, it fails.
+    solana.node.advanceSlots(BLOCKHASH_WINDOW + FINALITY_DEPTH + MARGIN + 1);
+    expect(await heightAt('finalized')).toBeGreaterThan(BigInt(storedOf(first).lastValidBlockHeight) + EXPIRY_SETTLE_MARGIN_BLOCKS);
+    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ replaced: 0, failed: 1 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'failed', failureReason: 'DESTINATION_SANCTIONED', txHash: first.txHash });
+    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ replaced: 0, failed: 0 });
+    expect(await usdtOf(owner)).toBe(1n);
+    expect(await usdtOf(hot.address)).toBe(usdt('100'));
     await expectSettledBooks(0n);
   });
 

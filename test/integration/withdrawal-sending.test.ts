@@ -27,6 +27,9 @@ import { transactionInfo, tronBlock } from '../support/trongrid-stub.ts';
 import { BLOCK_MS, failingBroadcaster, sandboxChainWithHotWallet, sandboxSending, USDT } from '../support/sandbox-chain-jobs.ts';
 import { addStageEntry } from '#functions/screening/screening-import';
 import { DynamoScreeningStore } from '#adapters/dynamo/screening-store';
+import { tronSandboxIssuer } from '#functions/networks/tron/sandbox-issuer';
+import { tokenStanding, usdtMayMove } from '#functions/networks/token-standing';
+import { withdrawalSenderRun } from '#functions/networks/job-runs';
 
 
 const { env, clock, hotWallet, chain } = sandboxChainWithHotWallet('2026-11-22T00:00:00.000Z');
@@ -152,6 +155,40 @@ describe('sending withdrawals on chain', () => {
     expect(await settleWithdrawals(deps)).toMatchObject({ rebroadcast: 1 });
     await settle();
     expect(await read(withdrawal)).toMatchObject({ status: 'completed', txHash: stored.txHash });
+  });
+
+  it('a pause landing after the run read the standing sends nothing (each payout would be mined REVERT, its TRX burnt, and fail): the withdrawal waits pending, and goes once unpaused', async () => {
+    const issuer = tronSandboxIssuer(env.db, env.tableName);
+    const hot = await deps.signer.address();
+    // The sender as the job wires it: the standing read again before each page it sends.
+    const controlled: SendingDeps = { ...deps, usdtMayMoveNow: async () => usdtMayMove(await tokenStanding(chain, USDT, hot)) };
+    const run = (beforeSending: () => Promise<void>) =>
+      withdrawalSenderRun({
+        standing: () => tokenStanding(chain, USDT, hot),
+        beforeSending,
+        send: () => sendWithdrawals(controlled),
+        nothingSent: { sent: 0, rebroadcast: 0, completed: 0, failed: 0, awaitingFloat: 0, awaitingFee: 0 },
+        settle: (hotWalletMaySend) => settleWithdrawals(controlled, { hotWalletMaySend }),
+      });
+    const withdrawal = await withdraw(destination, '5');
+    const trxBefore = await chain.feeBalance(hot);
+    try {
+      // The issuer pauses the token between the run's read of its standing and its sending.
+      const paused = await run(() => issuer.pause());
+      expect(paused.outcome.standing).toEqual({ paused: false, hotWalletFrozen: false });
+      expect(paused.outcome.sent).toMatchObject({ sent: 0, failed: 0 });
+      expect(await settle()).toMatchObject({ failed: 0 });
+      expect(await read(withdrawal)).toMatchObject({ status: 'pending', txHash: null, failureReason: null });
+      expect(await chain.feeBalance(hot)).toBe(trxBefore);
+    } finally {
+      await issuer.unpause();
+    }
+
+    expect((await run(async () => {})).outcome.sent).toMatchObject({ sent: 1, failed: 0 });
+    expect(await settle()).toMatchObject({ completed: 1, failed: 0 });
+    expect(await read(withdrawal)).toMatchObject({ status: 'completed' });
+    expect(await balance()).toMatchObject({ available: usdt('994'), locked: 0n });
+    expect(await eventTypes()).toEqual(['withdrawal.processing', 'withdrawal.completed']);
   });
 
   it('a stored transaction the node keeps refusing is logged and left for the next run: another withdrawal completes in the same settling run', async () => {

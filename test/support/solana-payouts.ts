@@ -119,6 +119,7 @@ export function laggingBackendChain(node: SolanaNode, chain: SolanaRpcChain, lag
   return {
     latestBlockhash: () => chain.latestBlockhash(),
     tokenAccounts: (mint, owners) => chain.tokenAccounts(mint, owners),
+    tokenAccountOwners: (accounts) => chain.tokenAccountOwners(accounts),
     recentPriorityFee: (accounts) => chain.recentPriorityFee(accounts),
     blockHeight: (commitment) => chain.blockHeight(commitment),
     signatureStatuses: async (signatures) => {

@@ -5,7 +5,7 @@ import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
 import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
 import { withdrawalView, type Withdrawal } from '../../withdrawals/withdrawals.ts';
-import { complete, fail, networkCostOf, FINISH_RESERVE_MS, sendableWithdrawals, spendableFloat, stuckProcessing, withdrawalPagesIn, SETTLE_IN_FLIGHT, type SendResult, type SettleOptions, type SettleResult, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
+import { complete, fail, failSanctioned, networkCostOf, FINISH_RESERVE_MS, sanctionedNow, sendableWithdrawals, spendableFloat, stuckProcessing, withdrawalPagesIn, SETTLE_IN_FLIGHT, type SendResult, type SettleOptions, type SettleResult, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
 import { broadcastOrFill, countAtFinal, dueForReplacement, nonceHolder, nonceOutcome, replaceOrRebroadcast, replaceUnmined, takenAt, withNextNonce, type EvmReceiptReader, type NonceBroadcaster, type NonceSequence, type NonceSlot, type Replacement, type ReplaceableTransaction, type SignedPayout, type VersionFields } from './nonce-sequence.ts';
 
 /**
@@ -48,7 +48,8 @@ import { broadcastOrFill, countAtFinal, dueForReplacement, nonceHolder, nonceOut
  *   PayoutFeeCapReached metric, alarmed per network). Once the nonce has a filler, the filler is
  *   what is replaced so (nonce-sequence.ts withReplacement).
  * - A payout none of whose versions was mined, whose nonce a transaction Cambio did not sign took in
- *   a final block, is signed again on a nonce of its own, or fails TRANSFER_WOULD_REVERT with its
+ *   a final block, is screened again (its destination listed since: it fails DESTINATION_SANCTIONED,
+ *   its funds back) and signed again on a nonce of its own, or fails TRANSFER_WOULD_REVERT with its
  *   funds back if the node says the new one would revert.
  */
 
@@ -332,6 +333,13 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps, { hotWalletMayS
       return;
     }
     if (holder === 'outside') {
+      // Signed again, it pays anew: screened first, as a pending payout is. None of its versions can
+      // be mined (its one nonce is another's, in a final block), so a destination listed since
+      // fails it with its funds back, nothing paid.
+      if ((await sanctionedNow(deps, [withdrawal])).size > 0) {
+        await failSanctioned(deps, withdrawal, result);
+        return;
+      }
       const again = await signAndStore(deps, withdrawal, await wallet, undefined, now, await usedAtFinal);
       if (again === 'moved') return; // the next run sees it again
       if (again === 'would-revert') {

@@ -21,6 +21,10 @@ export interface SolanaChain extends Chain {
   /** Each owner's associated token account of `mint`: its address and, where it exists, its
    * balance (token base units), whether it is frozen, and its lamports (its rent). */
   tokenAccounts(mint: string, owners: string[]): Promise<Map<string, TokenAccountState>>;
+  /** The owner now of each of `accounts` that is a token account (of the Token program), by
+   * account: the wallet whose USDT it holds, which the legacy Token program lets its owner hand to
+   * another. One not a token account (closed, never made) is absent. */
+  tokenAccountOwners(accounts: string[]): Promise<Map<string, string>>;
   /** The lamports an account of `size` bytes needs to be exempt from rent (a token account: 165). */
   rentExemptMinimum(size: number): Promise<bigint>;
   /** The recent priority fee, micro-lamports per compute unit, of transactions writing `accounts`

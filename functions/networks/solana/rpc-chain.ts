@@ -472,6 +472,20 @@ export class SolanaRpcChain implements SolanaChain {
     );
   }
 
+  async tokenAccountOwners(accounts: string[]): Promise<Map<string, string>> {
+    const unique = [...new Set(accounts)];
+    const owners = new Map<string, string>();
+    const decoder = getTokenDecoder();
+    for (let start = 0; start < unique.length; start += ACCOUNTS_PER_CALL) {
+      const page = unique.slice(start, start + ACCOUNTS_PER_CALL).map((each) => address(each));
+      const read = await this.call('getMultipleAccounts', (rpc) => ({ send: ({ abortSignal } = {}) => fetchEncodedAccounts(rpc, page, { commitment: 'confirmed', abortSignal }) }));
+      read.forEach((account, i) => {
+        if (account.exists && account.programAddress === TOKEN_PROGRAM_ADDRESS && account.data.length === getTokenSize()) owners.set(unique[start + i]!, decoder.decode(account.data).owner);
+      });
+    }
+    return owners;
+  }
+
   async rentExemptMinimum(size: number): Promise<bigint> {
     return this.call('getMinimumBalanceForRentExemption', (rpc) => rpc.getMinimumBalanceForRentExemption(BigInt(size), { commitment: 'confirmed' }));
   }

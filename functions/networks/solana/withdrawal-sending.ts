@@ -6,7 +6,7 @@ import { stderrLog, type Log } from '../../shared/log.ts';
 import { inParallel } from '../../shared/in-parallel.ts';
 import { broadcastOwned, TransactionIdTaken, withdrawalOwner, type TransactionClaims } from '../../withdrawals/payouts.ts';
 import { withdrawalView, type NetworkCost, type Withdrawal } from '../../withdrawals/withdrawals.ts';
-import { complete, fail, FINISH_RESERVE_MS, PayoutFloat, SETTLE_IN_FLIGHT, sendablePages, spendableFloat, stuckProcessing, withdrawalPagesIn, type SendingRun, type SendResult, type SettleResult } from '../../withdrawals/withdrawal-sending.ts';
+import { complete, fail, failSanctioned, FINISH_RESERVE_MS, PayoutFloat, sanctionedNow, SETTLE_IN_FLIGHT, sendablePages, spendableFloat, stuckProcessing, withdrawalPagesIn, type ScreeningRun, type SendingRun, type SendResult, type SettleResult } from '../../withdrawals/withdrawal-sending.ts';
 import type { JobTable } from '../network.ts';
 import type { FunctionSettings } from '../../settings/functions.ts';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
@@ -17,6 +17,7 @@ import { payoutConditions, refusedForThePayee, signedPayout, type PayoutConditio
 import { SolanaBlockhashNotFound, SolanaTransactionRefused, type SolanaRpcChain } from './rpc-chain.ts';
 import { asTransactionSigner, solanaSignerFrom, type SolanaSigner } from './signer.ts';
 import { solana } from './network.ts';
+import { isSolanaWallet } from './address.ts';
 
 /**
  * Sending withdrawals on Solana, where, as on TRON, a transaction has no nonce: its id is its
@@ -36,11 +37,13 @@ import { solana } from './network.ts';
  *   else it waits until the `finalized` height is EXPIRY_SETTLE_MARGIN_BLOCKS further on, so that no
  *   backend answering for the provider can still be catching up to a block it landed in, and, still
  *   unknown to both views then, it is signed again on a new blockhash, a new signature claimed for
- *   the same withdrawal; it is never failed for expiring, and never signed again while the old one
- *   can still land or be unknown only to a lagging backend. One the node's preflight refused for the
- *   payee's sake (its token account frozen or closed: payouts.ts refusedForThePayee) fails then with
- *   that error instead: a new signature would be refused alike. One refused for the hot wallet's own
- *   lack (SOL for a new token account's rent) is signed again, and lands once the wallet is funded.
+ *   the same withdrawal, once screened again as a pending payout is (its payee listed since, it
+ *   fails DESTINATION_SANCTIONED, its funds back: nothing of it was paid); it is never failed for
+ *   expiring, and never signed again while the old one can still land or be unknown only to a
+ *   lagging backend. One the node's preflight refused for the payee's sake (its token account
+ *   frozen or closed: payouts.ts refusedForThePayee) fails then with that error instead: a new
+ *   signature would be refused alike. One refused for the hot wallet's own lack (SOL for a new
+ *   token account's rent) is signed again, and lands once the wallet is funded.
  * - While the run's token standing says USDT may not move from the hot wallet (the issuer froze its
  *   token account: ../token-standing.ts), settling sends nothing from it: no broadcast made again,
  *   no payout signed again or failed for a refusal (the refusal may be the hot wallet's own). Those
@@ -52,7 +55,7 @@ import { solana } from './network.ts';
  */
 
 /** What the sender reads and sends on Solana's chain. */
-export type SolanaSendingChain = Pick<SolanaChain, 'latestBlockhash' | 'tokenAccounts' | 'recentPriorityFee' | 'blockHeight' | 'signatureStatuses' | 'finalReceipt'>;
+export type SolanaSendingChain = Pick<SolanaChain, 'latestBlockhash' | 'tokenAccounts' | 'tokenAccountOwners' | 'recentPriorityFee' | 'blockHeight' | 'signatureStatuses' | 'finalReceipt'>;
 
 export interface SolanaSendingDeps extends SendingRun {
   chain: SolanaSendingChain;
@@ -142,6 +145,15 @@ function storedPayout(withdrawal: Withdrawal): StoredPayout {
 const storedForm = ({ wire, lastValidBlockHeight, refusal }: StoredPayout): string =>
   JSON.stringify({ wire, lastValidBlockHeight: lastValidBlockHeight.toString(), ...(refusal !== undefined && { refusal }) });
 
+/** A payout screened before it is signed (functions/withdrawals/withdrawal-sending.ts sanctionedNow):
+ * a USDT token account named as the payee by the wallet that owns it now, read on the chain (one
+ * getMultipleAccounts, only where a payee is one), as well as by itself. The list names wallets, and
+ * the owner was screened at the request, but may be listed since or have handed the account on. */
+const screenedAsPaid = (deps: SolanaSendingDeps): SolanaSendingDeps & Required<ScreeningRun> => ({
+  ...deps,
+  reachedThrough: (payees) => deps.chain.tokenAccountOwners(payees.filter((payee) => !isSolanaWallet(payee))),
+});
+
 export async function sendSolanaWithdrawals(deps: SolanaSendingDeps): Promise<SendResult> {
   const now = deps.now ?? (() => new Date());
   const log = deps.log ?? stderrLog;
@@ -160,7 +172,7 @@ export async function sendSolanaWithdrawals(deps: SolanaSendingDeps): Promise<Se
     const broadcast = await broadcastStored(deps, processing, now, { again: false }).catch((error: unknown) => broadcastFailed(log, processing, error));
     if (broadcast === HOT_WALLET_FROZEN) frozenMidRun = true;
   };
-  for await (const page of sendablePages(deps, result)) {
+  for await (const page of sendablePages(screenedAsPaid(deps), result)) {
     if (frozenMidRun) break;
     // Read once a run, and only when something is pending.
     hotWallet ??= await asTransactionSigner(deps.signer);
@@ -330,6 +342,13 @@ export async function settleSolanaWithdrawals(deps: SolanaSendingDeps): Promise<
       if (stored.refusal !== undefined && refusedForThePayee(stored.wire, stored.refusal)) {
         const failed = fail(withdrawal, stored.refusal, now());
         if (await deps.store.transition(withdrawal, failed.after, failed)) result.failed++;
+        return;
+      }
+      // Signed again, it pays anew: screened first, as a pending payout is. Nothing of it was paid
+      // (its blockhash expired past the margin: the old transaction can never land), so a listed
+      // payee fails it with its funds back.
+      if ((await sanctionedNow(screenedAsPaid(deps), [withdrawal])).size > 0) {
+        await failSanctioned(deps, withdrawal, result);
         return;
       }
       if (stored.refusal !== undefined) log.warn("a payout refused for the hot wallet's own lack is signed again", { withdrawalId: withdrawal.id, txHash, refusal: stored.refusal });

@@ -1,6 +1,6 @@
 import type { NetworkJobs } from '../network.ts';
 import type { Log } from '../../shared/log.ts';
-import { tokenStanding } from '../token-standing.ts';
+import { tokenStanding, usdtMayMove } from '../token-standing.ts';
 import { depositSweeperRun, withdrawalSenderRun } from '../job-runs.ts';
 import { hotWalletTrxOf, sendWithdrawals, settleWithdrawals, trxShort, type SendingDeps, type TronSendResult } from './withdrawal-sending.ts';
 import { sweepDepositAddresses, type SweepDeps } from './sweeps.ts';
@@ -41,6 +41,7 @@ export const tronJobs: NetworkJobs = {
       claims: new DynamoTransactionClaims(db, tableName),
       hotWalletUsdt: async () => (chainSettings.enforcesBalances ? chain.tokenBalance(chainSettings.usdtContract, await signer.address()) : null),
       hotWalletTrx: hotWalletTrxOf(chain, signer, BigInt(settings.WITHDRAWAL_FEE_LIMIT_SUN)),
+      usdtMayMoveNow: async () => usdtMayMove(await tokenStanding(chain, chainSettings.usdtContract, await signer.address())),
     };
     return async (log: Log, timeLeftMs?: () => number) => {
       const deps = { ...sending, log, timeLeftMs };

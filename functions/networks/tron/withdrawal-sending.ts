@@ -15,6 +15,13 @@ import { complete, fail, networkCostOf, FINISH_RESERVE_MS, PayoutFloat, SETTLE_I
  * it from its final receipt, fails it once expired unmined, and broadcasts again one whose
  * broadcast was lost. What every network's sending shares (pages, the float, completing and
  * failing, the stuck alarm) is functions/withdrawals/withdrawal-sending.ts.
+ *
+ * Nothing is sent while the issuer pauses the token or freezes the hot wallet, read before each
+ * page; one that lands between that read and a page's broadcasts still has those payouts mined
+ * REVERT. Such a payout fails (REVERT, its funds back) whatever the standing when it settles: a
+ * REVERT receipt is final (no USDT left, and that transaction can never move any), and it does not
+ * say why it reverted: one that reverted for its own reason, settled while the token happens to be
+ * paused, reads the same, and signed again once the control lifts it would burn TRX reverting again.
  */
 
 export interface SendingDeps extends SendingRun {
@@ -29,6 +36,11 @@ export interface SendingDeps extends SendingRun {
   /** The hot wallet's TRX and the most one payout may burn of it (its fee limit), read once a run
    * when something is pending; absent, not checked. */
   hotWalletTrx?: () => Promise<HotWalletTrx>;
+  /** Whether USDT may move from the hot wallet now (../token-standing.ts), read again before each
+   * page is sent: the run read the standing once, before sending (../job-runs.ts), and a pause or a
+   * freeze of the hot wallet since has every payout broadcast mined REVERT, its TRX burnt and the
+   * withdrawal failed, where ../shared/networks.md has them wait `pending`. Absent: not read again. */
+  usdtMayMoveNow?: () => Promise<boolean>;
 }
 
 export interface HotWalletTrx {
@@ -86,6 +98,10 @@ export async function sendWithdrawals(deps: SendingDeps): Promise<TronSendResult
     }
   };
   for await (const page of sendablePages(deps, result)) {
+    if (deps.usdtMayMoveNow && !(await deps.usdtMayMoveNow())) {
+      (deps.log ?? stderrLog).warn("the issuer paused the token or froze the hot wallet during the run: nothing more is sent, the withdrawals wait pending", { network: 'tron' });
+      break;
+    }
     // Read once a run, and only when something is pending.
     if (deps.hotWalletTrx && result.hotWalletTrxShort === undefined) {
       trx = await deps.hotWalletTrx();
