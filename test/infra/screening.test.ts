@@ -17,6 +17,18 @@ describe.each(['sandbox', 'production'] as const)('the screening refresh on Camb
   const resources = (type: string) => template.findResources(type) as Record<string, Resource>;
   const [jobId, job] = Object.entries(resources('AWS::Lambda::Function')).find(([, fn]) => fn.Properties.FunctionName === `Cambio-${stage}-${lambdaName(JOBS.screeningRefresh.handler)}`)!;
   const jobArn = { 'Fn::GetAtt': [jobId, 'Arn'] };
+  /** The stage's hourly alarm `name` on Cambio's metric, two hours in a row, notifying the topic. */
+  const hourlyAlarm = (name: string, rule: Record<string, unknown>): Resource => {
+    const alarm = Object.values(resources('AWS::CloudWatch::Alarm')).find((candidate) => candidate.Properties.AlarmName === `Cambio-${stage}-${name}`)!;
+    expect(alarm).toBeDefined();
+    expect(alarm.Properties).toMatchObject({ Namespace: 'Cambio', Statistic: 'Maximum', Period: 3600, EvaluationPeriods: 2, DatapointsToAlarm: 2, ...rule });
+    expect(alarm.Properties.Dimensions).toEqual([
+      { Name: 'service', Value: 'cambio' },
+      { Name: 'stage', Value: stage },
+    ]);
+    expect(alarm.Properties.AlarmActions).toHaveLength(1);
+    return alarm;
+  };
   const rulesOfJob = () => Object.values(resources('AWS::Events::Rule')).filter((rule) => rule.Properties.Targets.some((target: any) => JSON.stringify(target.Arn) === JSON.stringify(jobArn)));
 
   it("downloads OFAC's list daily at 05:30 UTC (input {refresh: true}) and reports the list's age hourly, both through the schedules' dead-letter queue", () => {
@@ -53,24 +65,7 @@ describe.each(['sandbox', 'production'] as const)('the screening refresh on Camb
   });
 
   it('alarms ScreeningListAge when the list is over 48 hours old in two hourly reports in a row, or the job stops reporting', () => {
-    const alarm = Object.values(resources('AWS::CloudWatch::Alarm')).find((candidate) => candidate.Properties.AlarmName === `Cambio-${stage}-ScreeningListAge`)!;
-    expect(alarm).toBeDefined();
-    expect(alarm.Properties).toMatchObject({
-      Namespace: 'Cambio',
-      MetricName: 'ScreeningListAgeHours',
-      Statistic: 'Maximum',
-      Period: 3600,
-      Threshold: 48,
-      ComparisonOperator: 'GreaterThanThreshold',
-      EvaluationPeriods: 2,
-      DatapointsToAlarm: 2,
-      TreatMissingData: 'breaching',
-    });
-    expect(alarm.Properties.Dimensions).toEqual([
-      { Name: 'service', Value: 'cambio' },
-      { Name: 'stage', Value: stage },
-    ]);
-    expect(alarm.Properties.AlarmActions).toHaveLength(1);
+    hourlyAlarm('ScreeningListAge', { MetricName: 'ScreeningListAgeHours', Threshold: 48, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'breaching' });
     // What the job throws (it reports a failed download instead) is one of the functions' error alarms'.
     const grouped = Object.values(resources('AWS::CloudWatch::Alarm')).filter((candidate) => String(candidate.Properties.AlarmName).includes('FunctionsErrors'));
     expect(grouped.filter((group) => JSON.stringify(group.Properties.Metrics).includes(`"${jobId}"`))).toHaveLength(1);
@@ -78,25 +73,8 @@ describe.each(['sandbox', 'production'] as const)('the screening refresh on Camb
   });
 
   it('alarms ScreeningRefreshFailed when the download or import failed in two hourly runs in a row (the job retries hourly), and says when it is over', () => {
-    const alarm = Object.values(resources('AWS::CloudWatch::Alarm')).find((candidate) => candidate.Properties.AlarmName === `Cambio-${stage}-ScreeningRefreshFailed`)!;
-    expect(alarm).toBeDefined();
-    expect(alarm.Properties).toMatchObject({
-      Namespace: 'Cambio',
-      MetricName: 'ScreeningRefreshFailed',
-      Statistic: 'Maximum',
-      Period: 3600,
-      Threshold: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      EvaluationPeriods: 2,
-      DatapointsToAlarm: 2,
-      // Published only by runs that downloaded: an hour without one is not a failure.
-      TreatMissingData: 'notBreaching',
-    });
-    expect(alarm.Properties.Dimensions).toEqual([
-      { Name: 'service', Value: 'cambio' },
-      { Name: 'stage', Value: stage },
-    ]);
-    expect(alarm.Properties.AlarmActions).toHaveLength(1);
+    // Published only by runs that downloaded: an hour without one is not a failure.
+    const alarm = hourlyAlarm('ScreeningRefreshFailed', { MetricName: 'ScreeningRefreshFailed', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
     expect(alarm.Properties.OKActions).toEqual(alarm.Properties.AlarmActions);
     expect(alarm.Properties.AlarmDescription).toMatch(/SCREENING_UNAVAILABLE.*README, Screening/);
   });

@@ -132,6 +132,14 @@ describe('Activity in headless Chromium', () => {
       await page.getByRole('button', { name: 'Apply' }).click();
     };
 
+    /** The whole list's first page shown, then Load more clicked (or double-clicked). */
+    const firstPageThen = async (click: 'click' | 'dblclick') => {
+      await show('');
+      await release();
+      await expect.poll(references).toEqual(['invoice-1003', 'invoice-1002']);
+      await page.getByRole('button', { name: 'Load more' })[click]();
+    };
+
     try {
       // The whole list asked, then the expired deposits: the whole list's answer comes last.
       await show('');
@@ -141,20 +149,14 @@ describe('Activity in headless Chromium', () => {
       expect(await references()).toEqual(['invoice-1001']);
 
       // The whole list's second page asked, then the expired deposits.
-      await show('');
-      await release();
-      await expect.poll(references).toEqual(['invoice-1003', 'invoice-1002']);
-      await page.getByRole('button', { name: 'Load more' }).click();
+      await firstPageThen('click');
       await show('expired');
       await expect.poll(references).toEqual(['invoice-1001']);
       await release();
       expect(await references()).toEqual(['invoice-1001']);
 
       // A double click on Load more.
-      await show('');
-      await release();
-      await expect.poll(references).toEqual(['invoice-1003', 'invoice-1002']);
-      await page.getByRole('button', { name: 'Load more' }).dblclick();
+      await firstPageThen('dblclick');
       await release();
       await expect.poll(references).toEqual(['invoice-1003', 'invoice-1002', 'invoice-1001']);
       expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
@@ -322,13 +324,18 @@ describe('Activity in headless Chromium', () => {
     expect((await page.getByRole('tabpanel').getByRole('row').all()).length).toBe(2);
   }, 60_000);
 
-  it('sends a withdrawal once when the answer to Send withdrawal is lost: sent again, it opens the withdrawal that went', async () => {
+  /** New withdrawal's dialog, filled for 3 USDT: it and the reference it made. */
+  const filledWithdrawalDialog = async () => {
     await page.getByRole('button', { name: 'New withdrawal' }).click();
     const dialog = page.getByRole('dialog', { name: 'New withdrawal' });
     await dialog.getByLabel('Address').fill('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui');
     await dialog.getByLabel('Amount (USDT)').fill('3');
     await dialog.getByLabel('Password').fill(STRONG_PASSWORD);
-    const reference = await dialog.getByLabel('Reference').inputValue();
+    return { dialog, reference: await dialog.getByLabel('Reference').inputValue() };
+  };
+
+  it('sends a withdrawal once when the answer to Send withdrawal is lost: sent again, it opens the withdrawal that went', async () => {
+    const { dialog, reference } = await filledWithdrawalDialog();
     // The first send reaches the server, which makes the withdrawal; its answer never reaches the page.
     const sends = `**/dashboard/api/companies/${companyId}/withdrawals`;
     let posted = 0;
@@ -366,12 +373,7 @@ describe('Activity in headless Chromium', () => {
   });
 
   it('lists a withdrawal whose answer was lost once its dialog is cancelled', async () => {
-    await page.getByRole('button', { name: 'New withdrawal' }).click();
-    const dialog = page.getByRole('dialog', { name: 'New withdrawal' });
-    await dialog.getByLabel('Address').fill('TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui');
-    await dialog.getByLabel('Amount (USDT)').fill('3');
-    await dialog.getByLabel('Password').fill(STRONG_PASSWORD);
-    const reference = await dialog.getByLabel('Reference').inputValue();
+    const { dialog, reference } = await filledWithdrawalDialog();
     const sends = `**/dashboard/api/companies/${companyId}/withdrawals`;
     await page.route(sends, async (route) => {
       if (route.request().method() !== 'POST') return route.continue();

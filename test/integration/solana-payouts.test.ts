@@ -89,6 +89,16 @@ async function payoutWhoseBroadcastIsLost(amount: string) {
   return { hot, deps, payee, withdrawal, first: await read(withdrawal) };
 }
 
+/** A withdrawal of 7 USDT, from a new hot wallet holding 100, to a new owner's USDT token account. */
+async function payoutToAnOwnersTokenAccount() {
+  const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
+  const deps = solanaSenderDeps(env, solana.node, hot.signer);
+  const owner = newSolanaWallet();
+  await fundSolana(solana.node, owner, { usdt: 1n });
+  const withdrawal = await withdrawToTokenAccount(await usdtAccount(deps, owner), '7');
+  return { hot, deps, owner, withdrawal };
+}
+
 async function expectSettledBooks(spent: bigint) {
   expect(await balance()).toMatchObject({ available: usdt(CREDIT) - spent, locked: 0n });
   await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
@@ -436,11 +446,7 @@ describe('Solana payouts on the local node', () => {
   });
 
   it("a payout to a USDT token account whose owner is listed while it waits pending is not sent (the list names the wallet, not its token account): it fails DESTINATION_SANCTIONED, its funds back", async () => {
-    const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
-    const deps = solanaSenderDeps(env, solana.node, hot.signer);
-    const owner = newSolanaWallet();
-    await fundSolana(solana.node, owner, { usdt: 1n });
-    const withdrawal = await withdrawToTokenAccount(await usdtAccount(deps, owner), '7');
+    const { hot, deps, owner, withdrawal } = await payoutToAnOwnersTokenAccount();
     await listLater(owner);
 
     expect(await sendSolanaWithdrawals(deps)).toMatchObject({ sent: 0, failed: 1 });
@@ -451,11 +457,7 @@ describe('Solana payouts on the local node', () => {
   });
 
   it("a payout signed again once its blockhash expired unlanded is screened again first: its payee's owner listed since, it fails DESTINATION_SANCTIONED, its funds back, nothing paid", async () => {
-    const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
-    const deps = solanaSenderDeps(env, solana.node, hot.signer);
-    const owner = newSolanaWallet();
-    await fundSolana(solana.node, owner, { usdt: 1n });
-    const withdrawal = await withdrawToTokenAccount(await usdtAccount(deps, owner), '7');
+    const { hot, deps, owner, withdrawal } = await payoutToAnOwnersTokenAccount();
     expect(await sendSolanaWithdrawals({ ...deps, broadcaster: droppingBroadcaster })).toMatchObject({ sent: 1 });
     const first = await read(withdrawal);
     await listLater(owner);

@@ -163,15 +163,7 @@ export class DynamoScreeningStore extends TableStore implements ScreeningStore {
   }
 
   async beginImport(at: string): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: screeningListItem.key(),
-        UpdateExpression: 'SET #type = :type, importStartedAt = :at, changedAt = :at ADD version :one',
-        ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':type': screeningListItem.type, ':at': at, ':one': 1 },
-      }),
-    );
+    await this.updateList('importStartedAt = :at, changedAt = :at ADD version :one', { ':at': at, ':one': 1 });
   }
 
   async writeOfac(changes: OfacChange[], at: string): Promise<void> {
@@ -279,13 +271,18 @@ export class DynamoScreeningStore extends TableStore implements ScreeningStore {
   }
 
   async recordRefreshFailure(failure: RefreshFailure): Promise<void> {
+    await this.updateList('lastRefreshFailure = :failure', { ':failure': failure });
+  }
+
+  /** An UpdateItem of the list's own item: `SET #type = :type, ` then `expression`. */
+  private async updateList(expression: string, values: Record<string, unknown>): Promise<void> {
     await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: screeningListItem.key(),
-        UpdateExpression: 'SET #type = :type, lastRefreshFailure = :failure',
+        UpdateExpression: `SET #type = :type, ${expression}`,
         ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':type': screeningListItem.type, ':failure': failure },
+        ExpressionAttributeValues: { ':type': screeningListItem.type, ...values },
       }),
     );
   }
