@@ -69,6 +69,15 @@ beforeEach(async () => {
   frozenFails = false;
 });
 
+/** A new deposit paid `amount` by `payer` while the issuer froze its address, the poller run after. */
+async function paidWhileFrozen(amount: string, payer: string) {
+  const deposit = await newDeposit();
+  await issuer.freeze(deposit.address);
+  await pay(deposit.address, amount, payer);
+  await settle();
+  return deposit;
+}
+
 describe('a payment to a deposit address the issuer froze', () => {
   it('is held, not available, with deposit.held; unfrozen, it is credited once', async () => {
     const deposit = await newDeposit();
@@ -145,10 +154,7 @@ describe('a payment from a sanctioned address', () => {
   });
 
   it('a sanctioned payer to a frozen address is held for the sanction, which an unfreeze does not lift; cleared by a person while the address is frozen, it stays held for the freeze', async () => {
-    const deposit = await newDeposit();
-    await issuer.freeze(deposit.address);
-    await pay(deposit.address, '2', SANCTIONED_PAYER);
-    await settle();
+    const deposit = await paidWhileFrozen('2', SANCTIONED_PAYER);
     expect((await read(deposit)).transactions[0]).toMatchObject({ status: 'held', holdReason: 'sender_sanctioned' });
     await issuer.unfreeze(deposit.address);
     expect(await releaseUnfrozen(deps())).toBe(0);
@@ -190,10 +196,7 @@ describe('a payment from a sanctioned address', () => {
 
   it('a frozen-address hold whose payer is sanctioned while held is not credited by the unfreeze: it stays held for the sanction', async () => {
     const laterListed = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_103);
-    const deposit = await newDeposit();
-    await issuer.freeze(deposit.address);
-    await pay(deposit.address, '40', laterListed);
-    await settle();
+    const deposit = await paidWhileFrozen('40', laterListed);
     expect(depositView(await read(deposit))).toMatchObject({ status: 'held', holdReason: 'address_frozen' });
 
     // A screening refresh lists the payer, then the issuer unfreezes the address.
@@ -241,10 +244,7 @@ describe('npm run deposits:release', () => {
   });
 
   it("clearing a sanctioned payer while the issuer freezes the address keeps the money held for the freeze, and says so; the unfreeze credits it", async () => {
-    const deposit = await newDeposit();
-    await issuer.freeze(deposit.address);
-    await pay(deposit.address, '6', SANCTIONED_PAYER);
-    await settle();
+    const deposit = await paidWhileFrozen('6', SANCTIONED_PAYER);
 
     const run = await release(['--deposit', deposit.id, '--reason', 'cleared by compliance: ticket 43', '--table', env.tableName]);
     expect(run.stderr).toBe('');

@@ -89,6 +89,13 @@ beforeEach(async () => {
   }
 });
 
+/** Deposits paid `amounts` and credited; the hot wallet's USDT and its transaction count before a sweep. */
+async function creditedBeforeSweep(amounts: string[]) {
+  await creditedDeposits(amounts);
+  const hotBefore = await usdtOf(anvil.node.hotWallet.address);
+  return { hotBefore, nonce: await client().getTransactionCount({ address: anvil.node.hotWallet.address }) };
+}
+
 describe('EVM sweeps on anvil', () => {
   it("12 credited forwarders are swept in one transaction: the hot wallet's USDT grows by exactly their sum; the ledger does not move", async () => {
     const amounts = ['1.5', '2', '3.25', '4', '5', '6.75', '7', '8', '9.5', '10', '11', '12.000001'];
@@ -187,9 +194,7 @@ describe('EVM sweeps on anvil', () => {
 
   it('a sweeper killed between storing its sweep and the broadcast: the next run broadcasts the stored sweep, once', async () => {
     const amounts = ['3', '4.5'];
-    await creditedDeposits(amounts);
-    const hotBefore = await usdtOf(anvil.node.hotWallet.address);
-    const nonceBefore = await client().getTransactionCount({ address: anvil.node.hotWallet.address });
+    const { hotBefore, nonce: nonceBefore } = await creditedBeforeSweep(amounts);
     expect(await sweepEvmDepositAddresses(killedBeforeBroadcast())).toMatchObject({ sent: 1 });
     const [stored] = await sweeper().store.openSweeps();
     expect(stored!.nonce).toBe(nonceBefore);
@@ -232,9 +237,7 @@ describe('EVM sweeps on anvil', () => {
 
   it('a transaction sent from the hot wallet outside Cambio past the sequence: once final, the next sweep starts past it, and lands (not signed on its nonce to fail)', async () => {
     const amounts = ['1.25', '2'];
-    await creditedDeposits(amounts);
-    const hotBefore = await usdtOf(anvil.node.hotWallet.address);
-    const used = await client().getTransactionCount({ address: anvil.node.hotWallet.address });
+    const { hotBefore, nonce: used } = await creditedBeforeSweep(amounts);
     const byHand = localWalletClient(anvil.node.chain, mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }));
     await client().waitForTransactionReceipt({ hash: await byHand.sendTransaction({ to: privateKeyToAccount(generatePrivateKey()).address, value: 1n, nonce: used }) });
     await mine(CONFIRMATIONS);
