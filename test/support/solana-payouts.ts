@@ -12,7 +12,7 @@ import { functionSettings, type FunctionSettings } from '#functions/settings/fun
 import { STAGES } from '../../config/stages.ts';
 import { localSolanaSigner, type SolanaSigner } from '#functions/networks/solana/signer';
 import type { SolanaSendingDeps } from '#functions/networks/solana/withdrawal-sending';
-import { tokenStanding } from '#functions/networks/token-standing';
+import { tokenStanding, usdtMayMove } from '#functions/networks/token-standing';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import type { TestTable } from './dynamo.ts';
@@ -68,7 +68,7 @@ export function solanaSenderDeps(env: TestTable, node: SolanaNode, signer: Solan
     usdtMint: node.mint,
     priorityFeeCap: 1_000_000n,
     standing: async () => tokenStanding(chain, node.mint, await signer.address()),
-    standingNow: async () => tokenStanding(chain, node.mint, await signer.address()),
+    usdtMayMoveNow: async () => usdtMayMove(await tokenStanding(chain, node.mint, await signer.address())),
     hotWalletUsdt: async () => chain.tokenBalance(node.mint, await signer.address()),
     log: quiet,
     ...overrides,

@@ -70,11 +70,11 @@ export interface SolanaSendingDeps extends SendingRun {
   /** Whether USDT may move from the hot wallet (../token-standing.ts): settling asks it, once a run,
    * before it broadcasts or signs anything again. The job gives the run's own reading. */
   standing: () => Promise<TokenStanding>;
-  /** The issuer's controls read afresh, when the node refuses a payout for a frozen account: the
-   * run's reading (`standing`) may predate a freeze of the hot wallet's own token account, which the
-   * Token program refuses with the same AccountFrozen as a frozen payee's. Absent: the refusal is
-   * taken as the payee's. */
-  standingNow?: () => Promise<TokenStanding>;
+  /** Whether USDT may move from the hot wallet now (as EVM's and TRON's senders ask it), read when
+   * the node refuses a payout for a frozen account: the run's reading (`standing`) may predate a
+   * freeze of the hot wallet's own token account, which the Token program refuses with the same
+   * AccountFrozen as a frozen payee's. Absent: the refusal is taken as the payee's. */
+  usdtMayMoveNow?: () => Promise<boolean>;
   now?: () => Date;
   /** The run's logger; stderr JSON when absent. */
   log?: Log;
@@ -99,7 +99,7 @@ export function solanaSendingDepsFrom(settings: FunctionSettings<'jobs/withdrawa
     usdtMint,
     priorityFeeCap: BigInt(solanaSettingsOf(settings).priorityFeeCapMicroLamports),
     standing: async () => tokenStanding(chain, usdtMint, await signer.address()),
-    standingNow: async () => tokenStanding(chain, usdtMint, await signer.address()),
+    usdtMayMoveNow: async () => usdtMayMove(await tokenStanding(chain, usdtMint, await signer.address())),
     hotWalletUsdt: async () => chain.tokenBalance(usdtMint, await signer.address()),
   };
 }
@@ -251,7 +251,7 @@ async function broadcastStored(deps: SolanaSendingDeps, withdrawal: Withdrawal, 
     // AccountFrozen from the hot wallet's own account, frozen since the run read its standing: not
     // the payee's, so not kept to fail the payout by. It waits, as any payout of a frozen hot
     // wallet does, and is signed again once thawed.
-    if (ACCOUNT_FROZEN.test(error.reason) && deps.standingNow && !usdtMayMove(await deps.standingNow())) {
+    if (ACCOUNT_FROZEN.test(error.reason) && deps.usdtMayMoveNow && !(await deps.usdtMayMoveNow())) {
       (deps.log ?? stderrLog).warn("the node refused the payout while the hot wallet's token account is frozen: it waits for the thaw", { withdrawalId: withdrawal.id, txHash: withdrawal.txHash, reason: error.reason });
       return HOT_WALLET_FROZEN;
     }
