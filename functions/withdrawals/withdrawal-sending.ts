@@ -49,6 +49,11 @@ export const SETTLE_RESERVE_MS = 20_000;
 /** Settling stops reading further with this much left: the rest settle on the next run. */
 export const FINISH_RESERVE_MS = 5_000;
 
+/** The most payouts, pending and processing each, that a sweeper counts to keep the fee coin they
+ * need (a family's sweeps spend the same coin: its top-ups, its account openings): past this many the
+ * reserve is taken as this many payouts' fees, and counting costs the sweeper no more reads. */
+export const PAYOUTS_COUNTED_AT_MOST = 500;
+
 /** The withdrawals in a status, oldest first, a page at a time, while the run has more than
  * `reserveMs` left (null: to the end, whatever the time). Ones that change status meanwhile are
  * skipped by the guarded writes. Pending ones to send are read through sendablePages, which screens

@@ -3,7 +3,7 @@ import { AuthorityType, getApproveInstruction, getCloseAccountInstruction, getCr
 import type { Log } from '../../shared/log.ts';
 import { DEPOSIT_TTL_MS } from '../../deposits/deposits.ts';
 import type { ListedDepositAddress } from '../../deposits/deposit-address-filter.ts';
-import { withdrawalsIn, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
+import { PAYOUTS_COUNTED_AT_MOST, withdrawalsIn, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
 import { SOLANA_TRANSACTION_BYTES, TOKEN_ACCOUNT_BYTES, type SolanaChain, type TokenAccountState } from './chain.ts';
 import { solanaAddressFormat } from './address.ts';
 import { PAYOUT_COMPUTE_UNITS } from './payouts.ts';
@@ -69,9 +69,6 @@ export const OPENINGS_PER_RUN = 20;
 export const NEW_ACCOUNTS_PER_RUN = 25;
 /** The most of those one company's deposits take in a run: one opening transaction's worth. */
 export const NEW_ACCOUNTS_PER_COMPANY_PER_RUN = 5;
-/** Payouts counted, pending and processing, for the SOL kept for them: past this many (some 1 SOL of
- * fees and rent) the count is taken as this, and stops costing the sweeper more reads. */
-export const PAYOUTS_COUNTED_AT_MOST = 500;
 /** Solana's fee for each signature a transaction carries, lamports. */
 const LAMPORTS_PER_SIGNATURE = 5_000n;
 /** What opening one address costs at most beyond its rent: the owner's signature, and the hot wallet's

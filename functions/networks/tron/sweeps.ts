@@ -6,7 +6,7 @@ import { stderrLog, type Log } from '../../shared/log.ts';
 import { setAsideFrozen, usdtAtEach, type FrozenAddressList, type FrozenAmong } from '../../deposits/frozen-addresses.ts';
 import { duePages } from '../../deposits/due-list.ts';
 import { emptyTooSoon, READ_EMPTY_TOO_SOON, sweepAmount, type CountsTaken, type SweepAmount, type SweepCounts } from '../../deposits/sweep-amount.ts';
-import { withdrawalsIn, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
+import { PAYOUTS_COUNTED_AT_MOST, withdrawalsIn, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
 
 /**
  * Sweeps move confirmed deposit funds from deposit addresses to the hot wallet, which pays for
@@ -158,10 +158,6 @@ export interface PayoutsWaiting {
   /** The hot wallet's USDT as the sender reads it (its float); null where the chain does not limit it. */
   hotWalletUsdt: () => Promise<bigint | null>;
 }
-
-/** Payouts read, pending and processing each, for the TRX kept for them: past this many (15,000 TRX
- * at a 30 TRX fee limit) the reserve is taken as this many fee limits, and costs no more reads. */
-export const PAYOUTS_COUNTED_AT_MOST = 500;
 
 /**
  * The TRX (sun) the top-ups leave in the hot wallet for payouts: a fee limit for each one `processing`
