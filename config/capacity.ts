@@ -24,7 +24,7 @@ export interface StageCapacity {
   companiesAtPlanRate: number;
   /** Companies whose servers may share one public address (one NAT, one cloud egress): the
    * per-address WAF rule lets that many send at the first tier's rate (and one company at the
-   * highest tier's). Null: no WAF on the stage. */
+   * highest tier's). Null: no per-address rule on the stage. */
   companiesPerAddress: number | null;
   /** The dashboard's own API (people in browsers, its own stage): its throttle. */
   dashboard: RateLimit;

@@ -47,7 +47,8 @@ export interface StageConfig {
   /** How often the chain pollers run. */
   pollerScheduleMinutes: number;
   /**
-   * AWS WAF on the API stage (AWS managed common rule set + a per-IP rate rule), or null for none.
+   * AWS WAF on the API stage (lib/waf.ts: the stage's credential form on /v1 routes, AWS's common
+   * rule set, a per-IP rate rule), or null for none (the local runtime).
    * `ratePer5Minutes`: requests one IP may send in any 5 minutes before WAF answers 429.
    */
   waf: { ratePer5Minutes: number } | null;
@@ -146,8 +147,7 @@ const PRODUCTION_RATE_LIMITS = rateLimitsOf(PRODUCTION_CAPACITY);
 /**
  * The sandbox stage's throttles, which the local runtime enforces too: an integrator meets the 429s
  * of the stage they will call on their own machine first. Production's, with lower rates at each
- * tier, fewer webhook deliveries in flight and no WAF rule on one address (the sandbox has no WAF:
- * docs/capacity.md). Benchmarks and test suites that drive one company hard set their own
+ * tier and fewer webhook deliveries in flight. Benchmarks and test suites that drive one company hard set their own
  * (local/runtime.ts LOAD_TEST_RATE_LIMITS).
  */
 const SANDBOX_CAPACITY: StageCapacity = {
@@ -155,7 +155,6 @@ const SANDBOX_CAPACITY: StageCapacity = {
   tiers: { standard: { rateLimit: 10, burstLimit: 20 }, growth: { rateLimit: 50, burstLimit: 100 }, scale: { rateLimit: 100, burstLimit: 200 } },
   // 200 requests a second for all companies together: twenty at the standard tier at once.
   companiesAtPlanRate: 20,
-  companiesPerAddress: null,
   webhookSenderConcurrency: 5,
 };
 const SANDBOX_RATE_LIMITS = rateLimitsOf(SANDBOX_CAPACITY);
@@ -201,8 +200,10 @@ export const STAGES: Record<StageName, StageConfig> = {
     safeguards: { terminationProtection: false, backupRetentionDays: 35, apiLatencyP99Ms: 3000 },
     logRetentionDays: 14,
     pollerScheduleMinutes: 1,
-    // A sandbox costs little to attack and has throttling; WAF's fixed monthly cost is for production.
-    waf: null,
+    // Every integrator builds against the sandbox: a flood without credentials, or from one address,
+    // would stop all of them (its throttle is shared as production's is). One company at the scale
+    // tier from one address, 30,000 in any 5 minutes; some $10 a month of WAF (docs/capacity.md).
+    waf: { ratePer5Minutes: wafRatePer5MinutesOf(SANDBOX_CAPACITY)! },
     functionEnvironment: {
       ...EVERY_STAGE,
       ...DEPLOYED,

@@ -106,7 +106,7 @@ export class CambioStack extends Stack implements StageScope {
 
     const { sender, sweeper, reconcile, networks } = chainJobs(this, config);
     const { dispatcher } = webhookDelivery(this, { queue: this.webhookQueue, dlq: this.webhookDlq }, this.webhookSecrets, settings.mailFrom, config.capacity.webhookSenderConcurrency);
-    if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes });
+    if (config.waf) new ApiFirewall(this, 'ApiFirewall', { stage: this.api.deploymentStage, ratePer5Minutes: config.waf.ratePer5Minutes, environment: config.environment });
     this.financeExport = new FinanceExport(this, 'FinanceExport', { table: this.table, deadLetterQueue: this.failedInvocations.scheduleDlq });
     this.dashboard = new Dashboard(this, 'Dashboard', {
       config,
@@ -265,7 +265,7 @@ export class CambioStack extends Stack implements StageScope {
       'AwsSolutions-APIG6',
       'Execution logs would record request headers, X-Api-Secret among them; the stage keeps access logs (request id, status, latency, company, authorizer and integration errors) and each handler logs one line.',
     );
-    if (!config.waf) accept(api.deploymentStage, 'AwsSolutions-APIG3', `WAF is a production stage setting (config/stages.ts waf); ${config.stage} relies on stage throttling.`);
+    if (!config.waf) accept(api.deploymentStage, 'AwsSolutions-APIG3', `WAF is a deployed stage's setting (config/stages.ts waf); ${config.stage} relies on stage throttling.`);
 
     answerInTheEnvelope(api, GATEWAY_RESPONSES, (spec) => `GatewayResponse${pascal(spec.type)}`);
     return api;

@@ -2,9 +2,10 @@ import { Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { credentialForms, type Environment } from '../functions/api-keys/api-keys.ts';
 import { gatewayResponse } from '../functions/http/gateway-responses.ts';
 import { MAX_BODY_BYTES } from '../functions/http/route.ts';
-import { AUTHORIZER, SESSION_AUTHORIZER } from '../functions/routes.ts';
+import { AUTHORIZER, ROUTES, SESSION_AUTHORIZER } from '../functions/routes.ts';
 
 /** What API Gateway forwards of a body to WAF: its default, 16 KB, which is the contract's limit. */
 const BODY_INSPECTION_LIMIT = 'KB_16';
@@ -13,7 +14,22 @@ export interface ApiFirewallProps {
   stage: Stage;
   /** Requests one IP may send in any 5 minutes (WAF's window) before it is answered 429. */
   ratePer5Minutes: number;
+  /** Whose credentials the stage issues: the form its keys and secrets take. */
+  environment: Environment;
 }
+
+/**
+ * The /v1 routes' paths (functions/routes.ts) as one regular expression, behind the stage's name
+ * where the execute-api URL carries it (`/production/v1/…`; a custom domain's mapping has none).
+ * A path no route has is left to API Gateway, which answers it 404 NOT_FOUND as before.
+ */
+export function routePathsPattern(): string {
+  const paths = [...new Set(ROUTES.map((route) => route.path.replace(/\{[^}]+\}/g, '[^/]+')))];
+  return `^(/[^/]+)?(${paths.join('|')})$`;
+}
+
+/** WAF's longest regular expression in a regex match statement. */
+export const WAF_REGEX_MAX_LENGTH = 512;
 
 /**
  * The labels AWS's common rule set (AWSManagedRulesCommonRuleSet) adds, as AWS lists them for each
@@ -57,10 +73,16 @@ export const ENFORCED_CORE_RULE_LABELS = [
 const label = (name: string) => ({ labelMatchStatement: { scope: 'LABEL', key: `${CORE_RULE_SET_NAMESPACE}${name}` } });
 
 /**
- * AWS WAF in front of the API stage (production: config/stages.ts `waf`). Every refusal wears the
+ * AWS WAF in front of a deployed API stage (config/stages.ts `waf`). Every refusal wears the
  * contract's envelope (docs/api-notes.md, Everywhere):
  *
  * - a per-IP rate rule answers 429 RATE_LIMITED, like API Gateway's own throttling;
+ * - a request to a /v1 route without a key and a secret of the stage's form answers 401 AUTH_FAILED,
+ *   as the authorizer would: API Gateway counts every request against the stage's throttle, which
+ *   every company shares, before its authorizer refuses one, so a flood of requests without
+ *   credentials (a scanner, a misconfigured client) would have taken every company's capacity
+ *   (docs/capacity.md). A well-formed key that is wrong or revoked still reaches the authorizer,
+ *   at most the per-IP rate from each address;
  * - a body over the contract's 16 KiB answers 413 PAYLOAD_TOO_LARGE, as the handlers do: without it a
  *   body between Lambda's 6 MB payload limit and API Gateway's 10 MB never reached a handler, and
  *   the gateway answered 500 INTERNAL_ERROR for the caller's mistake (WAF sees the first 16 KB of a
@@ -92,6 +114,13 @@ export class ApiFirewall extends Construct {
     const throttled = gatewayResponse('THROTTLED');
     const refused = gatewayResponse('WAF_FILTERED');
     const tooLarge = gatewayResponse('REQUEST_TOO_LARGE');
+    const unauthorized = gatewayResponse('UNAUTHORIZED');
+    const forms = credentialForms(props.environment);
+    const headerOfForm = (header: string, form: string) => ({
+      regexMatchStatement: { regexString: form, // singleHeader is untyped JSON in the L1 construct: CDK passes it as written, so CloudFormation's
+      // own casing (`Name`).
+      fieldToMatch: { singleHeader: { Name: header.toLowerCase() } }, textTransformations: [{ priority: 0, type: 'NONE' }] },
+    });
     const visibility = (name: string) => ({ cloudWatchMetricsEnabled: true, metricName: `${metricPrefix}-${name}`, sampledRequestsEnabled: true });
 
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
@@ -102,6 +131,7 @@ export class ApiFirewall extends Construct {
         RateLimited: { contentType: 'APPLICATION_JSON', content: throttled.body },
         Refused: { contentType: 'APPLICATION_JSON', content: refused.body },
         TooLarge: { contentType: 'APPLICATION_JSON', content: tooLarge.body },
+        AuthFailed: { contentType: 'APPLICATION_JSON', content: unauthorized.body },
       },
       associationConfig: { requestBody: { API_GATEWAY: { defaultSizeInspectionLimit: BODY_INSPECTION_LIMIT } } },
       // Sampled requests (kept 3 hours, GetSampledRequests) carry every header as sent: an API
@@ -134,8 +164,24 @@ export class ApiFirewall extends Construct {
           visibilityConfig: visibility('body-over-16kib'),
         },
         {
-          name: 'AwsCommonRuleSet',
+          name: 'CredentialsNotOfStageForm',
           priority: 2,
+          statement: {
+            andStatement: {
+              statements: [
+                // Decoded as API Gateway routes it: `/v1/%64eposits` is /v1/deposits.
+                { regexMatchStatement: { regexString: routePathsPattern(), fieldToMatch: { uriPath: {} }, textTransformations: [{ priority: 0, type: 'URL_DECODE' }] } },
+                // A header missing matches no expression: refused, as API Gateway refuses it.
+                { notStatement: { statement: { andStatement: { statements: [headerOfForm(AUTHORIZER.identityHeaders[0], forms.apiKey), headerOfForm(AUTHORIZER.identityHeaders[1], forms.apiSecret)] } } } },
+              ],
+            },
+          },
+          action: { block: { customResponse: { responseCode: unauthorized.status, customResponseBodyKey: 'AuthFailed' } } },
+          visibilityConfig: visibility('credentials-not-of-stage-form'),
+        },
+        {
+          name: 'AwsCommonRuleSet',
+          priority: 3,
           statement: {
             managedRuleGroupStatement: {
               vendorName: 'AWS',
@@ -150,7 +196,7 @@ export class ApiFirewall extends Construct {
         },
         {
           name: 'AwsCommonRuleSetBlock',
-          priority: 3,
+          priority: 4,
           statement: {
             orStatement: {
               statements: [

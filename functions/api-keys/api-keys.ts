@@ -177,6 +177,16 @@ export function looksLikeApiKey(value: string): boolean {
   return /^ck_(test|live)_[A-Za-z0-9_-]{24}$/.test(value);
 }
 
+/**
+ * The form of every key and secret a stage issues (issueCredentials, rollSecret: 18 and 32 random
+ * bytes, base64url), as regular expressions. The stage's firewall (lib/waf.ts) refuses a request
+ * whose credentials are not of this form before it reaches the stage's throttle, which every
+ * company shares; so these must accept every credential the stage ever issued.
+ */
+export function credentialForms(environment: Environment): { apiKey: string; apiSecret: string } {
+  return { apiKey: `^${KEY_PREFIX[environment]}[A-Za-z0-9_-]{24}$`, apiSecret: `^${SECRET_PREFIX[environment]}[A-Za-z0-9_-]{43}$` };
+}
+
 export interface ApiKeyLookup {
   findApiKey(keyId: string): Promise<ApiKeyRecord | null>;
 }

@@ -57,7 +57,7 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
   { type: 'INVALID_API_KEY', status: 429, code: 'RATE_LIMITED', message: 'Rate limits for this company are still being set up; retry after a second', headers: RETRY_AFTER_A_SECOND },
   { type: 'REQUEST_TOO_LARGE', status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 16 KiB' },
   { type: 'UNSUPPORTED_MEDIA_TYPE', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body must be application/json' },
-  // AWS WAF (production) refused the request as an attack signature. The web ACL answers with the
+  // AWS WAF (a deployed stage's) refused the request as an attack signature. The web ACL answers with the
   // same body itself (lib/waf.ts); this entry covers any WAF block that carries no custom response.
   { type: 'WAF_FILTERED', status: 403, code: 'FORBIDDEN', message: 'The request was refused by the API firewall' },
   { type: 'AUTHORIZER_FAILURE', status: 500, code: 'INTERNAL_ERROR', message: INTERNAL },

@@ -20,7 +20,8 @@ import type { CambioStack } from '../../lib/cambio-stack.ts';
 import { STAGES } from '../../config/stages.ts';
 import { SERVERS } from '../../functions/openapi/servers.ts';
 import { cambioFunctions, isAppUploadFunction } from '../support/stack-functions.ts';
-import { CORE_RULE_SET_NAMESPACE, COUNTED_CORE_RULES, ENFORCED_CORE_RULE_LABELS } from '../../lib/waf.ts';
+import { CORE_RULE_SET_NAMESPACE, COUNTED_CORE_RULES, ENFORCED_CORE_RULE_LABELS, routePathsPattern, WAF_REGEX_MAX_LENGTH } from '../../lib/waf.ts';
+import { issueCredentials, rollSecret } from '../../functions/api-keys/api-keys.ts';
 
 /** Every route in ../shared/api-contract.md, in the contract's order. */
 const CONTRACT_ROUTES = [
@@ -605,6 +606,62 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
         expect(others.every((other: any) => other.Priority > rule.Priority)).toBe(true);
       });
 
+      describe('credentials not of the stage\'s form', () => {
+        const acl = () => Object.values(resourcesOfType(template, 'AWS::WAFv2::WebACL'))[0]!.Properties!;
+        const rule = () => (acl().Rules as any[]).find((candidate) => candidate.Name === 'CredentialsNotOfStageForm');
+        const refuses = (path: string, headers: Record<string, string>) => requestStatementMatches(rule().Statement, { path, headers });
+        const routePath = (path: string) => path.replace(/\{[^}]+\}/g, 'dep_01JA0000000000000000000000');
+        const credentials = (environment: typeof config.environment) => {
+          const issued = issueCredentials('co_1', environment, new Date());
+          return { 'x-api-key': issued.apiKey, 'x-api-secret': issued.apiSecret, rolled: rollSecret(issued.record, 'now', new Date()).apiSecret };
+        };
+
+        it('answers 401 AUTH_FAILED with the body the authorizer\'s refusal has, so a caller cannot tell which refused', () => {
+          const { CustomResponse } = rule().Action.Block;
+          expect(CustomResponse.ResponseCode).toBe(401);
+          expect(acl().CustomResponseBodies[CustomResponse.CustomResponseBodyKey].Content).toBe(gatewayResponse('UNAUTHORIZED').body);
+          expect(JSON.parse(acl().CustomResponseBodies[CustomResponse.CustomResponseBodyKey].Content).error.code).toBe('AUTH_FAILED');
+        });
+
+        it('lets through every key and secret the stage issues or rolls, on every route, at the execute-api URL and on a custom domain', () => {
+          for (let i = 0; i < 50; i++) {
+            const { rolled, ...issued } = credentials(config.environment);
+            for (const route of ROUTES) {
+              for (const path of [routePath(route.path), `/${stage}${routePath(route.path)}`]) {
+                expect(refuses(path, issued), `${path} ${issued['x-api-key']}`).toBe(false);
+                expect(refuses(path, { ...issued, 'x-api-secret': rolled })).toBe(false);
+              }
+            }
+          }
+        });
+
+        it('refuses, on every route, a request without a key or a secret, with either malformed, or with the other stage\'s credentials', () => {
+          const issued = credentials(config.environment);
+          const other = credentials(config.environment === 'production' ? 'sandbox' : 'production');
+          const good = { 'x-api-key': issued['x-api-key'], 'x-api-secret': issued['x-api-secret'] };
+          for (const route of ROUTES) {
+            const path = `/${stage}${routePath(route.path)}`;
+            expect(refuses(path, {})).toBe(true);
+            expect(refuses(path, { 'x-api-key': good['x-api-key'] })).toBe(true);
+            expect(refuses(path, { 'x-api-secret': good['x-api-secret'] })).toBe(true);
+            expect(refuses(path, { ...good, 'x-api-key': `${good['x-api-key']}x` })).toBe(true);
+            expect(refuses(path, { ...good, 'x-api-secret': good['x-api-secret'].slice(0, -1) })).toBe(true);
+            expect(refuses(path, { ...good, 'x-api-key': 'Bearer abc' })).toBe(true);
+            expect(refuses(path, { 'x-api-key': other['x-api-key'], 'x-api-secret': other['x-api-secret'] })).toBe(true);
+          }
+          // Decoded first, as API Gateway routes it.
+          expect(refuses(`/${stage}/v1/%64eposits`, {})).toBe(true);
+        });
+
+        it('leaves a path no route has to API Gateway, which answers it 404 NOT_FOUND', () => {
+          for (const path of ['/', `/${stage}`, '/v1', '/v1/unknown', `/${stage}/v1/deposits/dep_1/extra`, '/v2/deposits', '/docs']) expect(refuses(path, {}), path).toBe(false);
+        });
+
+        it(`fits WAF's limit on one expression (${WAF_REGEX_MAX_LENGTH} characters)`, () => {
+          expect(routePathsPattern().length).toBeLessThanOrEqual(WAF_REGEX_MAX_LENGTH);
+        });
+      });
+
       describe("the common rule set's refusals", () => {
         const acl = () => Object.values(resourcesOfType(template, 'AWS::WAFv2::WebACL'))[0]!.Properties!;
         const rules = () => acl().Rules as any[];
@@ -995,6 +1052,27 @@ function labelStatementMatches(statement: Record<string, any>, labels: string[])
   if (statement.OrStatement) return statement.OrStatement.Statements.some((inner: Record<string, any>) => labelStatementMatches(inner, labels));
   if (statement.NotStatement) return !labelStatementMatches(statement.NotStatement.Statement, labels);
   throw new Error(`Not a label statement: ${JSON.stringify(statement)}`);
+}
+
+/**
+ * Whether a synthesized WAF statement built from regex matches (a single header, the URI path) and
+ * And/Or/Not matches a request. WAF's expressions here use only what JavaScript's read alike.
+ */
+function requestStatementMatches(statement: Record<string, any>, request: { path: string; headers: Record<string, string> }): boolean {
+  if (statement.RegexMatchStatement) {
+    const { RegexString, FieldToMatch, TextTransformations } = statement.RegexMatchStatement as { RegexString: string; FieldToMatch: Record<string, any>; TextTransformations: { Type: string }[] };
+    let value = FieldToMatch.UriPath ? request.path : request.headers[FieldToMatch.SingleHeader.Name];
+    if (value === undefined) return false;
+    for (const { Type } of TextTransformations) {
+      if (Type === 'URL_DECODE') value = decodeURIComponent(value);
+      else if (Type !== 'NONE') throw new Error(`Transformation ${Type} not modelled`);
+    }
+    return new RegExp(RegexString).test(value);
+  }
+  if (statement.AndStatement) return statement.AndStatement.Statements.every((inner: Record<string, any>) => requestStatementMatches(inner, request));
+  if (statement.OrStatement) return statement.OrStatement.Statements.some((inner: Record<string, any>) => requestStatementMatches(inner, request));
+  if (statement.NotStatement) return !requestStatementMatches(statement.NotStatement.Statement, request);
+  throw new Error(`Not a request statement: ${JSON.stringify(statement)}`);
 }
 
 function resourcesOfType(template: Template, type: string): Record<string, Resource> {
