@@ -111,7 +111,7 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
   });
   alarm(
     'ReconcileSurplus',
-    'Two reconcile runs in a row found the wallets holding more USDT than the ledger owes: money the ledger cannot account for (a payout marked sent that never left, a deposit not scanned, or a float sent by hand). Run npm run reconcile against the stage and read the job log.',
+    "Two reconcile runs in a row found the wallets holding more USDT than the ledger owes: money the ledger cannot account for (a payout marked sent that never left, a deposit not scanned, or a float sent by hand: npm run float:record). The network alarm beside it says which network; the job's log (Cambio-<stage>-JobsReconcile) gives each network's figures and addresses, and `aws lambda invoke --function-name Cambio-<stage>-JobsReconcile` runs it again now (npm run reconcile reads the local runtime only).",
     app('ReconcileSurplusUsdt', 'Maximum', Duration.hours(1)),
     { threshold: 0.01, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 2 },
   );

@@ -1,5 +1,5 @@
 import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, type Deposit } from '#functions/deposits/deposits';
 import { scanDeposits } from '#functions/deposits/deposit-scan';
@@ -17,6 +17,7 @@ import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sendin
 import { ChainResponseError, TOKEN_BALANCE_CONCURRENCY } from '#functions/networks/tron/trongrid-chain';
 import { STAGES } from '../../config/stages.ts';
 import { usdt, WITHDRAWAL_RULES } from '../support/money.ts';
+import { jsonLines } from '../support/log-lines.ts';
 import { startScriptedServer, type ScriptedReply, type ScriptedServer, type SeenRequest } from '../support/scripted-server.ts';
 import { balanceOfHolder, constantResult, transactionInfo } from '../support/trongrid-stub.ts';
 import { sandboxChainWithHotWallet, sandboxSending, sandboxSweeping, sandboxTransferBuilder, USDT } from '../support/sandbox-chain-jobs.ts';
@@ -32,6 +33,7 @@ const LOCAL = STAGES.local.functionEnvironment;
 const { env, clock, hotWallet, chain: sandbox } = sandboxChainWithHotWallet('2026-11-22T00:00:00.000Z');
 let stub: ScriptedServer;
 let reconcileNow: typeof import('#functions/handlers/jobs/reconcile').reconcileNow;
+let reconcileJob: typeof import('#functions/handlers/jobs/reconcile').handler;
 
 const address: Record<string, string> = {};
 let processingTx: string;
@@ -124,7 +126,7 @@ beforeAll(async () => {
     SIGNER: 'local',
     LOCAL_HOT_WALLET_KEY: LOCAL.LOCAL_HOT_WALLET_KEY,
   });
-  ({ reconcileNow } = await import('#functions/handlers/jobs/reconcile'));
+  ({ reconcileNow, handler: reconcileJob } = await import('#functions/handlers/jobs/reconcile'));
 });
 
 afterAll(async () => {
@@ -166,6 +168,33 @@ describe('scheduled reconcile on TronGrid', () => {
     expect(result.difference).toBe(-usdt('3'));
     expect(result.mismatch).toBe('shortfall');
     expect(reconciliationReport(result)).toContain('MISMATCH: -3.000000 USDT (shortfall)');
+  });
+
+  it("publishes the network's surplus and shortfall under its Network, the dimensions its alarms read, and the total's without", async () => {
+    // A float sent to the hot wallet by hand: 5 USDT more than the ledger owes on TRON.
+    const hot = await hotWallet.address();
+    stub.script = tronGrid((holder, amount) => (holder === hot ? amount + usdt('5') : amount));
+    const written: string[] = [];
+    // The test run turns metrics off (test/support/global-setup.ts); this test reads them.
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    const capture = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (written.push(String(chunk)), true));
+    try {
+      await reconcileJob({}, { awsRequestId: 'reconcile-1', getRemainingTimeInMillis: () => 300_000 } as never);
+    } finally {
+      capture.mockRestore();
+      vi.unstubAllEnvs();
+    }
+
+    const lines = jsonLines(written).filter((line) => line._aws);
+    const dimensionsOf = (line: Record<string, any>) => line._aws.CloudWatchMetrics[0].Dimensions[0].sort();
+    const tron = lines.filter((line) => line.Network === 'tron');
+    expect(tron).toHaveLength(1);
+    expect(dimensionsOf(tron[0]!)).toEqual(['Network', 'service', 'stage']);
+    expect(tron[0]).toMatchObject({ ReconcileSurplusUsdt: 5, ReconcileShortfallUsdt: 0, ReconcileUnexplainedUsdt: 0 });
+    const total = lines.filter((line) => 'ReconcileSurplusUsdt' in line && !('Network' in line));
+    expect(total).toHaveLength(1);
+    expect(dimensionsOf(total[0]!)).toEqual(['service', 'stage']);
+    expect(total[0]).toMatchObject({ ReconcileSurplusUsdt: 5, ReconcileShortfallUsdt: 0 });
   });
 
   it('fails rather than sum part of the addresses when a balance cannot be read', async () => {

@@ -6,7 +6,8 @@ import { networksOpenIn } from '#functions/networks/open-networks';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { hotWalletOf } from '#functions/networks/hot-wallet-registry';
-import { MetricUnit, runJob } from '#adapters/observability';
+import { runJob } from '#adapters/observability';
+import { publishReconciliation } from './job-metrics.ts';
 import { functionSettings } from '#functions/settings/functions';
 
 const settings = functionSettings('jobs/reconcile');
@@ -38,9 +39,6 @@ export async function reconcileNow(): Promise<HoldingsReconciliation> {
   });
 }
 
-/** USDT as a metric value. Metrics only: money itself never leaves bigint (STYLE.md). */
-const usdt = (micros: bigint) => Number(micros) / 1e6;
-
 /**
  * Publishes ReconcileShortfallUsdt (owed more than held) and ReconcileSurplusUsdt (held more than
  * owed: a payout that never left, a USDT float sent to a hot wallet by hand, or on the sandbox a
@@ -55,16 +53,8 @@ const usdt = (micros: bigint) => Number(micros) / 1e6;
 export const handler = middy().handler(async (_event: unknown, context: Context) =>
   runJob('reconcile', context, async ({ log, metrics }) => {
     const result = await reconcileNow();
-    metrics.addMetric('ReconcileShortfallUsdt', MetricUnit.Count, result.difference < 0n ? usdt(-result.difference) : 0);
-    metrics.addMetric('ReconcileSurplusUsdt', MetricUnit.Count, result.difference > 0n ? usdt(result.difference) : 0);
-    metrics.addMetric('ReconcileUnexplainedUsdt', MetricUnit.Count, usdt(result.unexplainedHeldUsdt));
-    metrics.addMetric('ReconcileAddressesRead', MetricUnit.Count, result.depositAddressesRead);
+    publishReconciliation(metrics, result);
     for (const network of result.networks) {
-      const perNetwork = metrics.singleMetric();
-      perNetwork.addDimension('Network', network.network);
-      perNetwork.addMetric('ReconcileShortfallUsdt', MetricUnit.Count, network.difference < 0n ? usdt(-network.difference) : 0);
-      perNetwork.addMetric('ReconcileSurplusUsdt', MetricUnit.Count, network.difference > 0n ? usdt(network.difference) : 0);
-      perNetwork.addMetric('ReconcileUnexplainedUsdt', MetricUnit.Count, usdt(network.unexplainedHeldUsdt));
       if (network.mismatch) log.warn(`reconcile mismatch on ${network.network}: ${network.mismatch}`, { network: network.network, difference: network.difference, onChain: network.onChain, owed: network.owed });
       // Not money owed to anyone, so not alarmed: native coin waits for the next sweep, dust is below 1e-6 USDT.
       if (network.nativeAtDepositAddresses?.length) log.info(`native coin at deposit addresses on ${network.network}`, { network: network.network, addresses: network.nativeAtDepositAddresses });
