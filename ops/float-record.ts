@@ -9,6 +9,9 @@ import { evmChainOf } from '#functions/networks/evm/from-settings';
 import { EVM_STAGE_SETTINGS, type EvmNetworkSettings } from '#functions/networks/evm/settings';
 import { evmAddressFromPublicKey } from '#functions/networks/evm/keys';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
+import { solanaChainOf } from '#functions/networks/solana/from-settings';
+import { SOLANA_STAGE_SETTINGS, type SolanaNetworkSettings } from '#functions/networks/solana/settings';
+import { KmsSolanaSigner, solanaSignerFrom } from '#functions/networks/solana/signer';
 import type { SliceSettings } from '#functions/settings/functions';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoFloatStore } from '#adapters/dynamo/float-store';
@@ -30,10 +33,11 @@ import { runningRuntime, withLocalData } from '#local/local-data';
  * chain shows the transaction moved to the hot wallet, never a figure typed in; a transaction is
  * recorded once, and a sweep (USDT from one of Cambio's deposit addresses) is refused.
  *
- * Locally (no --stage): TRON's sandbox chain and the EVM networks of the running `npm start`, which
- * records its own anvil floats at start. On a deployed stage (with your AWS credentials): an EVM
- * network's node from the stage's EVM_NETWORKS (its rpcUrlSecret read from Secrets Manager, or
- * --rpc-url), the hot wallet from its KMS key (alias/cambio-<stage>-hot-wallet-<network>).
+ * Locally (no --stage): TRON's sandbox chain and the EVM networks and Solana of the running `npm
+ * start`, which records its own floats at start. On a deployed stage (with your AWS credentials): an
+ * EVM network's node from the stage's EVM_NETWORKS, or Solana's from its SOLANA (the rpcUrlSecret
+ * read from Secrets Manager, or --rpc-url), the hot wallet from its KMS key
+ * (alias/cambio-<stage>-hot-wallet-<network>). TRON on a deployed stage: not yet.
  * Exits 2 on bad usage or a refusal (nothing written), 1 on a failure.
  */
 const USAGE = `Usage: npm run float:record -- --network ${NETWORK_NAMES.join('|')} --tx <hash> [--stage sandbox|production --table <TableName> [--rpc-url <url>]]`;
@@ -50,24 +54,33 @@ const { values } = argumentsOf(
 if (!(NETWORK_NAMES as readonly string[]).includes(values.network ?? '')) refuse(`Unknown network "${values.network ?? ''}": --network ${NETWORK_CHOICE}. ${USAGE}`);
 const network = values.network as NetworkName;
 const evm = (EVM_NETWORK_NAMES as readonly string[]).includes(network);
+const solana = network === 'solana';
 const given = values.tx ?? '';
-if (!(evm ? /^0x[0-9a-fA-F]{64}$/ : /^(0x)?[0-9a-fA-F]{64}$/).test(given)) refuse(`--tx must be the funding transaction's hash (${evm ? '0x and 64 hex digits' : '64 hex digits'}). ${USAGE}`);
-// A TRON transaction id is 64 lower-case hex digits, as TronGrid and the sandbox chain key it; an
-// explorer may show it with 0x or in capitals.
-// An EVM hash is 0x and 64 hex digits in any letter case: keyed in lower case, as nodes give it, so a
-// pasted capitalised hash is the same float, never a second one.
-const txHash = evm ? given.toLowerCase() : given.replace(/^0x/, '').toLowerCase();
+/** Each network's transaction id, as its explorers show it, and as Cambio keys it. */
+const TRANSACTION_IDS = {
+  // 0x and 64 hex digits in any letter case: keyed in lower case, as nodes give it, so a pasted
+  // capitalised hash is the same float, never a second one.
+  evm: { form: /^0x[0-9a-fA-F]{64}$/, says: '0x and 64 hex digits', keyed: (id: string) => id.toLowerCase() },
+  // Its first signature, 64 bytes in base58: letter case is part of it.
+  solana: { form: /^[1-9A-HJ-NP-Za-km-z]{86,88}$/, says: "the transaction's signature, base58", keyed: (id: string) => id },
+  // 64 lower-case hex digits, as TronGrid and the sandbox chain key it; an explorer may show it with 0x or in capitals.
+  tron: { form: /^(0x)?[0-9a-fA-F]{64}$/, says: '64 hex digits', keyed: (id: string) => id.replace(/^0x/, '').toLowerCase() },
+} as const;
+const transactionId = TRANSACTION_IDS[evm ? 'evm' : solana ? 'solana' : 'tron'];
+if (!transactionId.form.test(given)) refuse(`--tx must be the funding transaction's ${network === 'solana' ? 'signature' : 'hash'} (${transactionId.says}). ${USAGE}`);
+const txHash = transactionId.keyed(given);
 const stage = values.stage as 'local' | 'sandbox' | 'production';
 if (!Object.hasOwn(STAGES, stage)) refuse(`Unknown stage "${values.stage}" (local, sandbox or production). ${USAGE}`);
 const deployed = stage !== 'local';
 if (deployed && !values.table) refuse(`--stage ${stage} needs --table <the stack's TableName output>. ${USAGE}`);
 if (deployed && values.table && !values.table.startsWith(`Cambio-${stage}-`)) refuse(`--table ${values.table} is not the ${stage} stage's table (Cambio-${stage}-…).`);
 if (!deployed && (values.table || values['rpc-url'])) refuse(`--table and --rpc-url go with --stage sandbox|production; without --stage the command works on the local runtime. ${USAGE}`);
-if (deployed && !evm) refuse(`On a deployed stage this command reads the EVM networks; a TRON float is not recorded by it yet.`);
+if (deployed && network === 'tron') refuse(`On a deployed stage this command reads the EVM networks and Solana; a TRON float is not recorded by it yet.`);
 const settings = STAGES[stage].functionEnvironment;
 
 /** The network's chain, its USDT contract and the hot wallet's address there. */
 async function networkOf(db: ReturnType<typeof createDocumentClient>, tableName: string): Promise<{ chain: FloatChain; usdtContract: string; hotWallet: string }> {
+  if (solana) return solanaOf();
   if (!evm) {
     const chain = new SandboxChain(db, tableName, { blockIntervalMs: Number(settings.SANDBOX_BLOCK_INTERVAL_MS), solidifyAfter: Number(settings.DEPOSIT_REQUIRED_CONFIRMATIONS) });
     return { chain, usdtContract: settings.USDT_CONTRACT!, hotWallet: await new LocalKeySigner(settings.LOCAL_HOT_WALLET_KEY!).address() };
@@ -88,6 +101,20 @@ async function networkOf(db: ReturnType<typeof createDocumentClient>, tableName:
   const chain = evmChainOf(name, { EVM_NETWORKS: { [name]: node } } as SliceSettings<'chain'>);
   const hotWallet = await new KmsSigner(`alias/cambio-${stage}-hot-wallet-${name}`, undefined, evmAddressFromPublicKey).address();
   return { chain, usdtContract: opened.usdtContract, hotWallet };
+}
+
+/** Solana's node, USDT's mint and the hot wallet's address: the running `npm start`'s node and key
+ * locally; deployed, the stage's SOLANA (its rpcUrlSecret, or --rpc-url) and the hot wallet's KMS key. */
+async function solanaOf(): Promise<{ chain: FloatChain; usdtContract: string; hotWallet: string }> {
+  if (!deployed) {
+    const opened = runningRuntime()?.solana;
+    if (!opened) refuse('Solana is not open on a running local runtime: start it with npm start (Solana open).');
+    return { chain: solanaChainOf({ SOLANA: opened }), usdtContract: opened.usdtMint, hotWallet: await solanaSignerFrom({ SOLANA: opened }).address() };
+  }
+  const opened = v.parse(SOLANA_STAGE_SETTINGS.SOLANA, settings.SOLANA) as SolanaNetworkSettings | undefined;
+  if (!opened) refuse(`The ${stage} stage does not open Solana (its SOLANA is not set).`);
+  const node: SolanaNetworkSettings = values['rpc-url'] ? { ...opened, rpcUrl: values['rpc-url'], rpcUrlSecret: undefined } : opened;
+  return { chain: solanaChainOf({ SOLANA: node }), usdtContract: opened.usdtMint, hotWallet: await new KmsSolanaSigner(`alias/cambio-${stage}-hot-wallet-solana`).address() };
 }
 
 async function record(endpoint: string | undefined, tableName: string) {

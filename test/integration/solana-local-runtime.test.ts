@@ -18,6 +18,7 @@ import { LOCAL_SOLANA_HOT_WALLET } from '#local/solana-runtime';
 import { newCompany, startTestApi } from '../support/local-api.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
 import { runOpsCommand } from '../support/ops-commands.ts';
+import { solanaSignerFrom } from '#functions/networks/solana/signer';
 import { customerPaysEach, solanaEndpointOf } from '../support/solana.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -220,6 +221,25 @@ describe('npm start with Solana open', () => {
     for (const owner of owners) expect(await chain().feeBalance(owner)).toBe(0n);
     await expectLedgerMatchesBalances(db, runtime.tableName, company.companyId);
   }, 90_000);
+
+  it("npm run float:record records USDT sent to the Solana hot wallet by hand as a float, once, from what the final chain shows; a hash of another network's form is refused", async () => {
+    const floatRecord = (...args: string[]) => runOpsCommand('ops/float-record.ts', args, {}, workDir);
+    const hotWallet = await solanaSignerFrom({ SOLANA: network() }).address();
+    const paid = await sandboxPay('--network', 'solana', '--address', hotWallet, '--amount', '40', '--json');
+    expect(paid.stderr).toBe('');
+    const { txHash } = JSON.parse(paid.stdout) as { txHash: string };
+    await waitFor(() => chain().finalReceipt(txHash), (receipt) => receipt !== null, WITHIN_MS);
+
+    const recorded = await floatRecord('--network', 'solana', '--tx', txHash);
+    expect(recorded.stderr).toBe('');
+    expect(recorded.stdout).toContain(`Recorded a float of 40.000000 USDT on solana's hot wallet ${hotWallet} (transaction ${txHash})`);
+    const again = await floatRecord('--network', 'solana', '--tx', txHash);
+    expect(again.stdout).toContain(`Already recorded: the float of 40.000000 USDT from ${txHash} on solana. Nothing written.`);
+    // A TRON transaction id is never read as a Solana one (it was, on TRON's chain, before).
+    const tronHash = await floatRecord('--network', 'solana', '--tx', 'ab'.repeat(32));
+    expect(tronHash.status).toBe(2);
+    expect(tronHash.stderr).toContain("--tx must be the funding transaction's signature");
+  }, 60_000);
 
   it('npm run reconcile balances, in total and on solana: the float, the deposits, the payout and the sweeps move both sides alike', async () => {
     const reconciled = await runOpsCommand('local/reconcile.ts', [], {}, workDir);
