@@ -126,7 +126,7 @@ export class OperationsAlarms extends Construct {
       evaluationPeriods: 3,
       datapointsToAlarm: 2,
     });
-    alarm('AuthorizerErrors', 'The authorizer failed (not a refusal: the table could not be read); callers got 500 AUTHORIZER_FAILURE.', app('AuthorizerErrors', 'Sum'), {
+    alarm('AuthorizerErrors', "An authorizer failed (not a refusal: the table could not be read), the API's or the dashboard's session authorizer; callers got 500 AUTHORIZER_FAILURE (the dashboard's people an error, not a sign-out).", app('AuthorizerErrors', 'Sum'), {
       threshold: 5,
     });
     alarm('WebhookDlqNotEmpty', 'Webhook deliveries reached the dead-letter queue: read them, fix, then npm run events:redeliver.', props.webhookDlq.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), {

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { liveSessionOf, sessionKeyOf } from '#functions/people/dashboard-sessions';
 import { sessionRecordsFrom } from '#adapters/runtime';
-import { withCorrelationId } from '#adapters/logs-and-metrics';
+import { MetricUnit, runMetrics, withCorrelationId } from '#adapters/logs-and-metrics';
 import { AMBIGUOUS_SESSION, lastHeaderValue, secureCookiesFor, sessionCookieOf } from '#http/cookies';
 import { functionSettings } from '#functions/settings/functions';
 
@@ -26,25 +26,29 @@ const records = sessionRecordsFrom(settings);
  */
 export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>().handler(async (event) => {
   const log = withCorrelationId(event.requestContext?.requestId ?? 'unknown');
-  let personId: string;
-  let authTime: number;
-  let sessionId: string;
-  let sessionKey: string;
+  const denied = (reason: string) => {
+    log.info('session authorizer denied', { reason });
+    return new Error('Unauthorized');
+  };
+  const cookieValue = sessionCookieOf(event, secureCookiesFor(lastHeaderValue(event.headers, 'host')));
+  if (cookieValue === AMBIGUOUS_SESSION) throw denied('More than one Cookie header or session cookie');
+  if (!cookieValue) throw denied('No session cookie');
+  let session: Awaited<ReturnType<typeof liveSessionOf>>;
   try {
-    const cookieValue = sessionCookieOf(event, secureCookiesFor(lastHeaderValue(event.headers, 'host')));
-    if (cookieValue === AMBIGUOUS_SESSION) throw new Error('More than one Cookie header or session cookie');
-    if (!cookieValue) throw new Error('No session cookie');
-    const session = await liveSessionOf(records, cookieValue);
-    if (!session) throw new Error('No live session');
-    personId = session.personId;
-    authTime = session.authTime;
-    // The session's CSRF token is derived from it (functions/http/cookies.ts csrfTokenFor).
-    sessionId = session.sessionId;
-    sessionKey = sessionKeyOf(cookieValue);
+    session = await liveSessionOf(records, cookieValue);
   } catch (error) {
-    log.info('session authorizer denied', { reason: (error as Error).message });
-    throw new Error('Unauthorized');
+    // The sessions could not be read: not a refusal. Answered as one, every person would look
+    // signed out and no alarm would say why; API Gateway answers 500 AUTHORIZER_FAILURE (the
+    // dashboard's INTERNAL_ERROR) and the AuthorizerErrors alarm watches this metric, as the API's.
+    runMetrics().addMetric('AuthorizerErrors', MetricUnit.Count, 1).publishStoredMetrics();
+    log.error('session authorizer failed', { error });
+    throw error;
   }
+  if (!session) throw denied('No live session');
+  const { personId, authTime } = session;
+  // The session's CSRF token is derived from it (functions/http/cookies.ts csrfTokenFor).
+  const { sessionId } = session;
+  const sessionKey = sessionKeyOf(cookieValue);
   const [prefix, stage] = event.methodArn.split('/');
   return {
     principalId: personId,
