@@ -5,6 +5,7 @@ import { getWithdrawal, requestWithdrawal, withdrawalView, type Withdrawal } fro
 import { formatCoinAmount } from '#functions/shared/money';
 import { EXPIRY_SETTLE_MARGIN_BLOCKS, REBROADCAST_AFTER_MS, SEND_IN_FLIGHT, sendSolanaWithdrawals, settleSolanaWithdrawals, solanaSendingDepsFrom, type SolanaSendingDeps } from '#functions/networks/solana/withdrawal-sending';
 import { SolanaBlockhashNotFound, transactionErrorCode } from '#functions/networks/solana/rpc-chain';
+import { ESCALATED_PRIORITY_FEE_FLOOR, PAYOUT_COMPUTE_UNITS, priorityFeeOf } from '#functions/networks/solana/payouts';
 import { TOKEN_ACCOUNT_BYTES } from '#functions/networks/solana/chain';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
@@ -246,6 +247,35 @@ describe('Solana payouts on the local node', () => {
     expect((await rpc().getSignatureStatuses([toSignature(first.txHash!)], { searchTransactionHistory: true }).send()).value).toEqual([null]);
     expect(await usdtOf(withdrawal.address)).toBe(usdt('7'));
     expect(await usdtOf(hot.address)).toBe(usdt('93'));
+    await expectSettledBooks(usdt('7') + WITHDRAWAL_RULES.fee);
+  });
+
+  it('a payout that expired unlanded is signed again offering more per compute unit each time, up to the cap, and the one that lands pays that fee', async () => {
+    const hot = await newHotWallet(solana.node, { usdt: usdt('100') });
+    const priorityFeeCap = 25_000n;
+    const deps = solanaSenderDeps(env, solana.node, hot.signer, { priorityFeeCap, log: quiet });
+    const dropped = { ...deps, broadcaster: droppingBroadcaster };
+    const withdrawal = await withdraw(newSolanaWallet(), '7');
+    expect(await sendSolanaWithdrawals(dropped)).toMatchObject({ sent: 1 });
+    const offered = async () => priorityFeeOf(storedOf(await read(withdrawal)).wire);
+    const expire = () => solana.node.advanceSlots(BLOCKHASH_WINDOW + FINALITY_DEPTH + MARGIN + 2);
+    // The local node's recent fee is nothing, as a quiet mainnet account's can be.
+    const offers = [await offered()];
+    for (let i = 0; i < 3; i++) {
+      expire();
+      expect(await settleSolanaWithdrawals(dropped)).toMatchObject({ replaced: 1, failed: 0 });
+      offers.push(await offered());
+    }
+    // The floor, then half as much again each time: the same offer might not land either.
+    expect(offers).toEqual([0n, ESCALATED_PRIORITY_FEE_FLOOR, (ESCALATED_PRIORITY_FEE_FLOOR * 3n) / 2n, (ESCALATED_PRIORITY_FEE_FLOOR * 9n) / 4n]);
+    expire();
+    expect(await settleSolanaWithdrawals(deps)).toMatchObject({ replaced: 1, failed: 0 });
+    expect(await offered()).toBe(priorityFeeCap);
+    expect(await settleFinal(deps)).toMatchObject({ completed: 1 });
+    const paid = await read(withdrawal);
+    expect(paid).toMatchObject({ status: 'completed', deliveredAmount: usdt('7') });
+    // Its signature's 5,000 lamports and the cap over its compute limit, as the node charged it.
+    expect((await landed(paid.txHash!))!.meta!.fee).toBe(5_000n + (priorityFeeCap * BigInt(PAYOUT_COMPUTE_UNITS)) / 1_000_000n);
     await expectSettledBooks(usdt('7') + WITHDRAWAL_RULES.fee);
   });
 

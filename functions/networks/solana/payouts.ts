@@ -1,4 +1,4 @@
-import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget';
+import { COMPUTE_BUDGET_PROGRAM_ADDRESS, ComputeBudgetInstruction, getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction, getSetComputeUnitPriceInstructionDataDecoder } from '@solana-program/compute-budget';
 import { address, getBase64Encoder, getCompiledTransactionMessageDecoder, getTransactionDecoder, type Address, type Instruction, type TransactionPartialSigner } from '@solana/kit';
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import type { SolanaChain, TokenAccountState } from './chain.ts';
@@ -104,6 +104,41 @@ export async function signedPayout(hotWallet: TransactionPartialSigner, usdtMint
   return { wire, signature, lastValidBlockHeight: conditions.blockhash.lastValidBlockHeight };
 }
 
+/** The least a payout signed again offers per compute unit, micro-lamports: where the recent fee
+ * and the expired one's were nothing (600 lamports at PAYOUT_COMPUTE_UNITS). */
+export const ESCALATED_PRIORITY_FEE_FLOOR = 10_000n;
+
+/**
+ * What a payout signed again after its blockhash expired unlanded offers per compute unit: half as
+ * much again as the expired one offered, or the recent fee if that is more, or the floor, held under
+ * the cap. The recent fee is the minimum of recent blocks' landed transactions writing the hot
+ * wallet's account (./rpc-chain.ts recentPriorityFee): a payout offered it and still did not land
+ * while leaders were busy, so offering it again, run after run, might never land either.
+ */
+export function escalatedPriorityFee(expiredWire: string, recentFee: bigint, priorityFeeCap: bigint): bigint {
+  const raised = (priorityFeeOf(expiredWire) * 3n) / 2n;
+  const offered = [recentFee, raised, ESCALATED_PRIORITY_FEE_FLOOR].reduce((most, fee) => (fee > most ? fee : most));
+  return offered < priorityFeeCap ? offered : priorityFeeCap;
+}
+
+/** Micro-lamports per compute unit a signed payout offers (its SetComputeUnitPrice), 0 for none. */
+export function priorityFeeOf(wire: string): bigint {
+  const message = compiledMessageOf(wire);
+  for (const instruction of message.instructions) {
+    if (message.staticAccounts[instruction.programAddressIndex] !== COMPUTE_BUDGET_PROGRAM_ADDRESS) continue;
+    if (instruction.data?.[0] === ComputeBudgetInstruction.SetComputeUnitPrice) return getSetComputeUnitPriceInstructionDataDecoder().decode(instruction.data).microLamports;
+  }
+  return 0n;
+}
+
+/** A stored payout's message. Cambio signs version 0 messages alone (transaction-message.ts). */
+function compiledMessageOf(wire: string) {
+  const { messageBytes } = getTransactionDecoder().decode(getBase64Encoder().encode(wire));
+  const message = getCompiledTransactionMessageDecoder().decode(messageBytes);
+  if (!('instructions' in message)) throw new Error('A stored payout is not a version 0 message');
+  return message;
+}
+
 /**
  * Whether a node's refusal of a stored payout (`InstructionError:<index>:<error>`) is the payee's:
  * its transfer instruction (the last but the memo) failed for the destination (a frozen or closed
@@ -116,10 +151,6 @@ export async function signedPayout(hotWallet: TransactionPartialSigner, usdtMint
 export function refusedForThePayee(wire: string, refusal: string): boolean {
   const [, index, error] = /^InstructionError:(\d+):(.+)$/.exec(refusal) ?? [];
   if (index === undefined) return false;
-  const { messageBytes } = getTransactionDecoder().decode(getBase64Encoder().encode(wire));
-  const message = getCompiledTransactionMessageDecoder().decode(messageBytes);
-  // Cambio signs version 0 messages alone (transaction-message.ts).
-  if (!('instructions' in message)) throw new Error('A stored payout is not a version 0 message');
-  return Number(index) === message.instructions.length - 2 && error !== 'Custom:1';
+  return Number(index) === compiledMessageOf(wire).instructions.length - 2 && error !== 'Custom:1';
 }
 

@@ -13,7 +13,7 @@ import { DynamoTransactionClaims } from '#adapters/dynamo/transaction-claims';
 import { DynamoWithdrawalSendingStore } from '#adapters/dynamo/withdrawal-sending-store';
 import type { SignatureStatus, SolanaChain } from './chain.ts';
 import { solanaChainOf, solanaSettingsOf } from './from-settings.ts';
-import { payoutConditions, refusedForThePayee, signedPayout, type PayoutConditions } from './payouts.ts';
+import { escalatedPriorityFee, payoutConditions, refusedForThePayee, signedPayout, type PayoutConditions } from './payouts.ts';
 import { SolanaBlockhashNotFound, SolanaTransactionRefused, type SolanaRpcChain } from './rpc-chain.ts';
 import { asTransactionSigner, solanaSignerFrom, type SolanaSigner } from './signer.ts';
 import { solana } from './network.ts';
@@ -353,10 +353,13 @@ export async function settleSolanaWithdrawals(deps: SolanaSendingDeps): Promise<
       }
       if (stored.refusal !== undefined) log.warn("a payout refused for the hot wallet's own lack is signed again", { withdrawalId: withdrawal.id, txHash, refusal: stored.refusal });
       hotWallet ??= asTransactionSigner(deps.signer);
-      const replacement = await signAndClaim(deps, await hotWallet, withdrawal, await replacementConditions(), now(), { announce: false });
+      // Offering more than the expired one did: the same offer may not land again either.
+      const conditions = await replacementConditions();
+      const raised = { ...conditions, priorityFee: escalatedPriorityFee(stored.wire, conditions.priorityFee, deps.priorityFeeCap) };
+      const replacement = await signAndClaim(deps, await hotWallet, withdrawal, raised, now(), { announce: false });
       if (!replacement) return;
       result.replaced++;
-      log.warn('payout expired unlanded; signed again on a new blockhash', { withdrawalId: withdrawal.id, expiredTxHash: txHash, txHash: replacement.txHash });
+      log.warn('payout expired unlanded; signed again on a new blockhash', { withdrawalId: withdrawal.id, expiredTxHash: txHash, txHash: replacement.txHash, priorityFee: raised.priorityFee });
       remaining.push(replacement);
       await broadcastStored(deps, replacement, now, { again: false }).catch((error: unknown) => broadcastFailed(log, replacement, error));
       return;
