@@ -114,7 +114,7 @@ export function webhookFailureMail(failure: {
     ? `Cambio disabled ${company}'s webhook endpoint ${failure.url}: it answered 410 Gone to event ${failure.eventId} (${failure.eventType}), and no event is sent to it until it is enabled again.`
     : `Cambio could not deliver event ${failure.eventId} (${failure.eventType}) to ${company}'s webhook endpoint ${failure.url}: ${failure.reason}.`;
   const next = failure.disabled
-    ? 'In the dashboard, Webhooks → the endpoint → Enable sends it events again; Resend on an event sends that one.'
+    ? 'In the dashboard, Webhooks → the endpoint → Enable sends it events again; then Resend on an event sends that one.'
     : failure.retrying
       ? `Cambio keeps retrying it and the events after it: the next try at ${failure.retrying.nextAttemptAt}, the last about ${failure.retrying.lastTryBy}. Once the endpoint answers 2xx, they are delivered; nothing is lost meanwhile.`
       : 'The event is kept: once the endpoint answers 2xx again, Webhooks → the endpoint → Resend in the dashboard sends it (or npm run events:redeliver for many).';

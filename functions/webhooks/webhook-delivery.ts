@@ -153,15 +153,22 @@ export interface DeliveryState {
 export interface DeliveryStore {
   load(message: DeliveryMessage): Promise<LoadedDelivery>;
   /** Appends the attempt (if any) and sets the delivery's status; false, writing nothing, when the
-   * delivery is in a newer round than the message's (a resend or redelivery since). */
+   * delivery is in a newer round than the message's (a resend or redelivery since). With
+   * `disableWebhook` (a try that met 410), disables the webhook in the same transaction, and only
+   * while it still sends to `url`: false, writing nothing, too when it does not (its URL changed
+   * while the try was in flight, or it is gone). */
   record(
     message: DeliveryMessage,
-    update: { eventType: string; status: DeliveryStatus; attempt?: AttemptRecord; nextAttemptAt?: string | null; reason?: string },
+    update: {
+      eventType: string;
+      status: DeliveryStatus;
+      attempt?: AttemptRecord;
+      nextAttemptAt?: string | null;
+      reason?: string;
+      disableWebhook?: { url: string; reason: string };
+    },
     at: Date,
   ): Promise<boolean>;
-  /** Disables the webhook while it still sends to `url`; false, writing nothing, when it does not
-   * (its URL changed while the try was in flight, or it is gone). */
-  disableWebhook(companyId: string, webhookId: string, url: string, reason: string, at: Date): Promise<boolean>;
   /** Notes that the try's follow-up is queued: a copy of the message seen again queues nothing. */
   followUpQueued(message: DeliveryMessage): Promise<void>;
 }
@@ -233,6 +240,16 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
   // that round's tries stand for it, so the endpoint is never given two schedules at once.
   if (delivery && delivery.round > message.round) return 'duplicate';
   if (!webhook || !webhook.enabled) {
+    // A copy of the try that ended this round (its last, or the 410 that disabled the endpoint), come
+    // back because something after its record failed, or SQS handed it over twice: the delivery
+    // stays `failed` with its reason, never turned `cancelled`. If that try met 410 and its alert is
+    // not known sent (the process died between), it is sent now, or the managers never hear of it.
+    if (delivery?.status === 'failed' && delivery.round === message.round && delivery.attempt >= message.attempt) {
+      const goneUntold = webhook && delivery.reason === GONE_DELIVERY_REASON && webhook.disabledReason === GONE_WEBHOOK_REASON && delivery.attempt === message.attempt && delivery.followUpQueued < message.attempt;
+      if (!goneUntold) return 'duplicate';
+      await tellDisabled(deps, message, webhook, event);
+      return 'disabled';
+    }
     await deps.store.record(message, { eventType: event.type, status: 'cancelled', reason: webhook ? 'webhook disabled' : 'webhook deleted' }, now);
     return 'cancelled';
   }
@@ -294,14 +311,18 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
     await deps.store.record(message, { eventType, status: 'succeeded', attempt, nextAttemptAt: null }, now);
     return 'succeeded';
   }
-  // A 410 is the tried URL's word: where the webhook was pointed elsewhere while the try was in
-  // flight, it is an ordinary failure, and the next try goes to the new URL.
-  if ('statusCode' in result && result.statusCode === 410 && (await deps.store.disableWebhook(message.companyId, message.webhookId, webhook.url, 'the endpoint answered 410 Gone', now))) {
-    await deps.store.record(message, { eventType, status: 'failed', attempt, nextAttemptAt: null, reason: 'webhook disabled: 410 Gone' }, now);
-    await deps.alert?.({ ...givenUp(message, webhook, event), reason: 'it answered 410 Gone', disabled: true, retrying: null }, deps.log ?? stderrLog);
-    // Its end is told: a copy of this message, were the endpoint enabled again, is not given up again.
-    await deps.store.followUpQueued(message);
-    return 'disabled';
+  // A 410 disables the webhook in the same write that records the try: written apart, a failure
+  // between the two brought the message back to a disabled webhook, which cancelled it, so the 410
+  // never showed among the endpoint's attempts and its managers were never told. A 410 is the tried
+  // URL's word: where the webhook was pointed elsewhere while the try was in flight, nothing is
+  // written and it is an ordinary failure below, the next try going to the new URL (and where a
+  // newer round began meanwhile, the record below writes nothing either: that round meets the 410).
+  if ('statusCode' in result && result.statusCode === 410) {
+    const gone = { eventType, status: 'failed' as const, attempt, nextAttemptAt: null, reason: GONE_DELIVERY_REASON, disableWebhook: { url: webhook.url, reason: GONE_WEBHOOK_REASON } };
+    if (await deps.store.record(message, gone, now)) {
+      await tellDisabled(deps, message, webhook, event);
+      return 'disabled';
+    }
   }
   const schedule = settings.retryScheduleMs;
   if (message.attempt <= schedule.length) {
@@ -333,6 +354,18 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
 async function giveUp(deps: SenderDeps, message: DeliveryMessage, webhook: Webhook, event: { id: string; type: string; payload: string }, reason: string): Promise<void> {
   await deps.queue.sendToDeadLetter(message, reason);
   await deps.alert?.({ ...givenUp(message, webhook, event), reason, disabled: false, retrying: null }, deps.log ?? stderrLog);
+  await deps.store.followUpQueued(message);
+}
+
+/** Why a webhook that answered 410 Gone was disabled, and why its delivery failed: how a copy of
+ * that try, seen later, knows its alert may still be owed. */
+const GONE_WEBHOOK_REASON = 'the endpoint answered 410 Gone';
+const GONE_DELIVERY_REASON = 'webhook disabled: 410 Gone';
+
+/** After the try that met 410 and disabled the endpoint: its managers' alert, then noted done (as a
+ * follow-up is), so a copy of the message, were the endpoint enabled again, is not given up again. */
+async function tellDisabled(deps: SenderDeps, message: DeliveryMessage, webhook: Webhook, event: { id: string; type: string }): Promise<void> {
+  await deps.alert?.({ ...givenUp(message, webhook, event), reason: 'it answered 410 Gone', disabled: true, retrying: null }, deps.log ?? stderrLog);
   await deps.store.followUpQueued(message);
 }
 

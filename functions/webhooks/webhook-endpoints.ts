@@ -1,7 +1,7 @@
 import type { Page, PageRequest } from '../shared/pagination.ts';
 import { auditEntry, type AuditAction, type AuditEntry } from '../companies/audit-log.ts';
 import { actorOf, type Caller } from '../people/caller.ts';
-import { notFound } from '../shared/errors.ts';
+import { ApiError, notFound } from '../shared/errors.ts';
 import { domainEvent, TEST_EVENT_TYPE, type DomainEvent } from '../shared/events.ts';
 import { isId } from '../shared/ids.ts';
 import type { WebhookAttempt } from './webhook-attempt.ts';
@@ -102,13 +102,29 @@ export async function endpointAttempts(webhooks: WebhookStore, store: WebhookEnd
 }
 
 /**
+ * `Resend` and `Send test event` on a disabled endpoint: the sender cancels every message to it
+ * untried, so a 202 would promise a delivery that never comes nor shows among its attempts (a person
+ * who fixed their receiver after a 410 and clicked Send test event before Enable saw just that).
+ * Refused before anything is written, as the dashboard refuses other actions a record's state rules
+ * out (a revoked key, the last Owner): VALIDATION_FAILED, naming what stands in the way. (A disable
+ * landing between this check and the queue still cancels the message: the check is the page's
+ * answer, not a lock.)
+ */
+const endpointDisabled = (): ApiError =>
+  new ApiError('VALIDATION_FAILED', 'This endpoint is disabled: enable it first. Cambio sends nothing to a disabled endpoint', [
+    { path: 'webhookId', message: 'is disabled: enable the endpoint first' },
+  ]);
+
+/**
  * `Resend`: the event again, to this endpoint only, as a new round of its delivery: the sender
  * skips a message whose round a success already covers, so the resend must carry a newer one.
  * An event never sent to this endpoint (or another company's) is a 404.
  */
 export async function resendEvent(webhooks: WebhookStore, store: WebhookEndpointStore, queue: DeliveryQueue, caller: Caller, webhookId: string, eventId: string, now = new Date()) {
   const companyId = caller.membership.companyId;
-  await getWebhook(webhooks, companyId, webhookId);
+  const webhook = await getWebhook(webhooks, companyId, webhookId);
+  // Before the round is taken: taking it writes the event.
+  if (!webhook.enabled) throw endpointDisabled();
   const round = isId('event', eventId) ? await store.nextDeliveryRound(companyId, eventId, webhookId) : null;
   if (round === null) throw notFound('Delivery');
   // Audited first: a resend that reached the endpoint is never missing from the log.
@@ -124,6 +140,7 @@ export async function resendEvent(webhooks: WebhookStore, store: WebhookEndpoint
 export async function sendTestEvent(webhooks: WebhookStore, store: WebhookEndpointStore, queue: DeliveryQueue, caller: Caller, webhookId: string, now = new Date()) {
   const companyId = caller.membership.companyId;
   const webhook = await getWebhook(webhooks, companyId, webhookId);
+  if (!webhook.enabled) throw endpointDisabled();
   const event = domainEvent(companyId, TEST_EVENT_TYPE, { webhookId: webhook.id, url: webhook.url, message: 'A test event sent from the Cambio dashboard' }, now);
   await store.addEvent(event, audit(caller, 'webhook.test_sent', webhookId, now, { eventId: event.id }));
   await queue.send([{ message: { companyId, eventId: event.id, webhookId, round: 0, attempt: 1 }, delayMs: 0 }]);

@@ -153,7 +153,8 @@ describe('an endpoint through its life', () => {
     const disabled = await owner.browser.call('PUT', `/companies/${owner.companyId}/webhooks/${webhookId}`, { body: { ...body, enabled: false } });
     expect(disabled.body.data.enabled).toBe(false);
     const before = receiver.deliveries.length;
-    await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks/${webhookId}/test-events`);
+    const refused = await owner.browser.call('POST', `/companies/${owner.companyId}/webhooks/${webhookId}/test-events`);
+    expect([refused.status, refused.body.error?.code]).toEqual([400, 'VALIDATION_FAILED']);
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(receiver.deliveries.length).toBe(before);
     expect((await owner.browser.call('PUT', `/companies/${owner.companyId}/webhooks/${webhookId}`, { body: { ...body, enabled: true } })).body.data.enabled).toBe(true);
@@ -171,7 +172,6 @@ describe('an endpoint through its life', () => {
       'webhook.secret_rolled',
       'webhook.test_sent',
       'webhook.disabled',
-      'webhook.test_sent',
       'webhook.enabled',
       'webhook.deleted',
     ]);
@@ -191,6 +191,52 @@ describe('an endpoint through its life', () => {
     const enabled = await owner.browser.call('PUT', `/companies/${owner.companyId}/webhooks/${webhookId}`, { body: { ...body, enabled: true } });
     expect(enabled.body.data).toMatchObject({ enabled: true, disabledReason: null });
     db.destroy();
+  });
+});
+
+describe('an endpoint Cambio disabled after a 410', () => {
+  const fixed = new WebhookReceiver();
+  beforeAll(() => fixed.start());
+  afterAll(() => fixed.stop());
+
+  it('refuses Send test event and Resend until it is enabled, saying so, and writes and sends nothing; once enabled, both go', async () => {
+    const owner = await signedUpOwner(runtime, 'Gone Hooks Co');
+    const base = `/companies/${owner.companyId}/webhooks`;
+    const added = await owner.browser.call('POST', base, { body: { url: fixed.url(), events: ['deposit.completed'] } });
+    const webhookId = added.body.data.id as string;
+    fixed.secret = added.body.data.secret;
+    const first = (await owner.browser.call('POST', `${base}/${webhookId}/test-events`)).body.data.eventId as string;
+    await deliveryOf(fixed, first);
+    await expect.poll(async () => (await attemptsOf(owner, webhookId)).length).toBe(1);
+    // The receiver answered 410 Gone (the sender's own write disables the endpoint); it is then
+    // fixed, and the person tries it before pressing Enable.
+    const db = createDocumentClient(runtime.dynamoEndpoint);
+    await db.send(new UpdateCommand({ TableName: runtime.tableName, Key: webhookItem.key(owner.companyId, webhookId), UpdateExpression: 'SET enabled = :off, disabledReason = :why', ExpressionAttributeValues: { ':off': false, ':why': 'the endpoint answered 410 Gone' } }));
+    db.destroy();
+
+    const test = await owner.browser.call('POST', `${base}/${webhookId}/test-events`);
+    const resend = await owner.browser.call('POST', `${base}/${webhookId}/attempts/resend`, { body: { eventId: first } });
+
+    for (const refused of [test, resend]) {
+      expect([refused.status, refused.body.error?.code]).toEqual([400, 'VALIDATION_FAILED']);
+      expect(refused.body.error.message).toMatch(/disabled: enable it first/);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(fixed.deliveries).toHaveLength(1);
+    expect(await attemptsOf(owner, webhookId)).toHaveLength(1);
+    const audited = async () => ((await owner.browser.call('GET', `/companies/${owner.companyId}/audit-log?limit=100`)).body.data as { action: string; target: string }[]).filter((entry) => entry.target === webhookId).map((entry) => entry.action).reverse();
+    expect(await audited()).toEqual(['webhook.created', 'webhook.test_sent']);
+    const events = (await owner.browser.call('GET', `/companies/${owner.companyId}/activity/events?limit=100`)).body.data as { id: string; type: string }[];
+    expect(events.filter((event) => event.type === 'webhook.test').map((event) => event.id)).toEqual([first]);
+
+    const enabled = await owner.browser.call('PUT', `${base}/${webhookId}`, { body: { enabled: true } });
+    expect(enabled.body.data).toMatchObject({ enabled: true, disabledReason: null });
+    const sent = await owner.browser.call('POST', `${base}/${webhookId}/test-events`);
+    expect(sent.status).toBe(202);
+    expect((await deliveryOf(fixed, sent.body.data.eventId)).verifyError).toBeNull();
+    const resent = await owner.browser.call('POST', `${base}/${webhookId}/attempts/resend`, { body: { eventId: first } });
+    expect(resent.status).toBe(202);
+    await deliveryOf(fixed, first, 2);
   });
 });
 

@@ -1,4 +1,7 @@
 import type { Page, Route } from 'playwright-core';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '#adapters/dynamo/client';
+import { webhookItem } from '#adapters/dynamo/items/webhook';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardBrowser, invitationTokenMailedTo, invitedMember, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { accessibilityProblems, navLink, openPage, screenshot, signInThroughPage, startDashboardChromium, type DashboardChromium } from '../support/dashboard-chromium.ts';
@@ -124,14 +127,54 @@ describe('Webhooks in headless Chromium', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
   });
 
-  it('disables the endpoint (nothing is delivered), enables it, and deletes it', async () => {
+  /** Whether Send test event and every Resend are greyed out, and what a screen reader says of them. */
+  async function undeliverableControls() {
+    const buttons = [page.getByRole('button', { name: 'Send test event' }), ...(await page.getByRole('button', { name: /^Resend evt_/ }).all())];
+    const disabled = await Promise.all(buttons.map((button) => button.isDisabled()));
+    const described = await Promise.all(buttons.map(async (button) => {
+      const id = await button.getAttribute('aria-describedby');
+      return id ? page.locator(`#${id}`).innerText() : null;
+    }));
+    return { resends: buttons.length - 1, disabled: [...new Set(disabled)], described: [...new Set(described)] };
+  }
+
+  it('after a 410 the page had not seen, refuses Send test event with why, then greys it and Resend until Enable', async () => {
+    const webhookId = new URL(page.url()).pathname.split('/').at(-1)!;
+    // The receiver answered 410 Gone after the page loaded (the sender's own write); it is fixed, and
+    // the person sends a test event before pressing Enable.
+    const db = createDocumentClient(chromium.runtime.dynamoEndpoint);
+    await db.send(new UpdateCommand({ TableName: chromium.runtime.tableName, Key: webhookItem.key(owner.companyId, webhookId), UpdateExpression: 'SET enabled = :off, disabledReason = :why', ExpressionAttributeValues: { ':off': false, ':why': 'the endpoint answered 410 Gone' } }));
+    db.destroy();
+    const before = receiver.deliveries.length;
+
+    await page.getByRole('button', { name: 'Send test event' }).click();
+
+    await expect.poll(() => main().getByRole('alert').innerText().catch(() => '')).toContain('This endpoint is disabled: enable it first');
+    expect(await page.getByRole('status').innerText()).not.toContain('Test event sent');
+    // The page shows the endpoint as it now stands, and what can no longer be done.
+    await page.getByRole('button', { name: 'Enable' }).waitFor();
+    expect(await main().innerText()).toContain('by Cambio: the endpoint answered 410 Gone');
+    const greyed = await undeliverableControls();
+    expect(greyed.resends).toBeGreaterThan(0);
+    expect(greyed.disabled).toEqual([true]);
+    expect(greyed.described).toEqual(['Disabled: Cambio sends nothing to this endpoint. Enable it to send a test event or resend an event.']);
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(receiver.deliveries.length).toBe(before);
+
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.getByRole('button', { name: 'Disable' }).waitFor();
+    expect(await undeliverableControls()).toMatchObject({ disabled: [false], described: [null] });
+    expect(await main().innerText()).not.toContain('Cambio sends nothing to this endpoint');
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await expect.poll(() => receiver.deliveries.length, { timeout: 15_000 }).toBe(before + 1);
+  });
+
+  it('disables the endpoint (Send test event and Resend greyed, saying why), enables it, and deletes it', async () => {
     await page.getByRole('button', { name: 'Disable' }).click();
     await page.getByRole('button', { name: 'Enable' }).waitFor();
     expect(await main().innerText()).toContain('Disabled');
-    const before = receiver.deliveries.length;
-    await page.getByRole('button', { name: 'Send test event' }).click();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(receiver.deliveries.length).toBe(before);
+    expect(await undeliverableControls()).toMatchObject({ disabled: [true], described: ['Disabled: Cambio sends nothing to this endpoint. Enable it to send a test event or resend an event.'] });
     await page.getByRole('button', { name: 'Enable' }).click();
     await page.getByRole('button', { name: 'Disable' }).waitFor();
     await page.getByRole('button', { name: 'Delete' }).click();

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, NumberValue, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
@@ -653,6 +654,64 @@ describe('an endpoint that gives up on an event', () => {
     expect(mail!.text).toContain('no event is sent to it until it is enabled again');
   });
 
+  /** The message of the first try of `event` to `webhook`, and the sender's deps with this test's alert. */
+  const firstTry = (company: string, webhook: { id: string }, event: { id: string }, overrides: Partial<SenderDeps> & Pick<SenderDeps, 'alert'>) => ({
+    message: { companyId: company, eventId: event.id, webhookId: webhook.id, round: 0, attempt: 1 },
+    deps: { store: deliveries, queue: queues(), sealer, post: postWebhook, settings: settings(), ...overrides },
+  });
+  const attemptsShown = async (company: string, webhookId: string) => (await new DynamoWebhookEndpointStore(db, tableName).attemptsOf(company, webhookId, { limit: 25 })).records;
+
+  it('records the 410 and mails that the endpoint was disabled though the write recording the try failed once and the message came back', async () => {
+    const { company, people, outbox, alert } = await companyWithPeople();
+    const webhook = await failingEndpoint(company, (_, res) => res.writeHead(410).end());
+    const event = await writeEvent(company);
+    // The write that records the try fails once (a transaction conflict with a copy of the message,
+    // DynamoDB throttling): the message is received again.
+    const store = Object.create(deliveries) as DynamoDeliveryStore;
+    let failed = false;
+    store.record = async (message, update, at) => {
+      if (update.attempt && !failed) {
+        failed = true;
+        throw new TransactionCanceledException({ message: 'Transaction cancelled [None, TransactionConflict]', $metadata: {}, CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }] });
+      }
+      return deliveries.record(message, update, at);
+    };
+    const { message, deps } = firstTry(company, webhook, event, { store, alert });
+
+    await expect(sendDelivery(deps, message)).rejects.toThrow(TransactionCanceledException);
+    expect(await sendDelivery(deps, message)).toBe('disabled');
+    // SQS hands over one more copy later: it changes nothing.
+    expect(await sendDelivery(deps, message)).toBe('duplicate');
+
+    expect(await attemptsShown(company, webhook.id)).toEqual([expect.objectContaining({ eventId: event.id, httpStatus: 410, result: 'failed' })]);
+    expect(await deliveryItem(company, event.id, webhook.id)).toMatchObject({ status: 'failed', reason: 'webhook disabled: 410 Gone' });
+    expect(await registry.getWebhook(company, webhook.id)).toMatchObject({ enabled: false, disabledReason: 'the endpoint answered 410 Gone' });
+    for (const to of [people.Owner, people.Developer]) expect(mailsTo(outbox, to).map((mail) => mail.subject)).toEqual([`Webhook endpoint disabled: ${webhook.url}`]);
+  });
+
+  it('mails that the endpoint was disabled when the sender died between recording the 410 and its alert, without trying again', async () => {
+    const { company, people, outbox, alert } = await companyWithPeople();
+    const webhook = await failingEndpoint(company, (_, res) => res.writeHead(410).end());
+    const event = await writeEvent(company);
+    let died = false;
+    const dying: SenderDeps['alert'] = async (failure, log) => {
+      if (died) return alert!(failure, log);
+      died = true;
+      throw new Error('Runtime exited');
+    };
+    let posts = 0;
+    const { message, deps } = firstTry(company, webhook, event, { alert: dying, post: (target, request) => (posts++, postWebhook(target, request)) });
+
+    await expect(sendDelivery(deps, message)).rejects.toThrow('Runtime exited');
+    expect(await sendDelivery(deps, message)).toBe('disabled');
+    expect(await sendDelivery(deps, message)).toBe('duplicate');
+
+    expect(posts).toBe(1);
+    expect(await attemptsShown(company, webhook.id)).toEqual([expect.objectContaining({ eventId: event.id, httpStatus: 410, result: 'failed' })]);
+    expect(await deliveryItem(company, event.id, webhook.id)).toMatchObject({ status: 'failed', reason: 'webhook disabled: 410 Gone' });
+    expect(mailsTo(outbox, people.Owner).map((mail) => mail.subject)).toEqual([`Webhook endpoint disabled: ${webhook.url}`]);
+  });
+
   it("mails that the endpoint was disabled even after the day's mail that it was failing", async () => {
     const { company, people, outbox, alert } = await companyWithPeople();
     let gone = false;
@@ -693,7 +752,11 @@ describe('a dashboard edit that keeps the switch', () => {
     const { secret: _secret, ...webhook } = await registerWebhook(company);
     // The sender meets a 410 at the old URL while the edit resolves the new one's host.
     const racing: Resolver = async (hostname) => {
-      await deliveries.disableWebhook(company, webhook.id, webhook.url, 'the endpoint answered 410 Gone', new Date());
+      // The sender's write: the try recorded, the webhook disabled with it.
+      const message = { companyId: company, eventId: newId('event'), webhookId: webhook.id, round: 0, attempt: 1 };
+      const attempt = { round: 0, attempt: 1, at: new Date().toISOString(), url: webhook.url, statusCode: 410, durationMs: 3, error: null };
+      const disableWebhook = { url: webhook.url, reason: 'the endpoint answered 410 Gone' };
+      await deliveries.record(message, { eventType: 'deposit.completed', status: 'failed', attempt, nextAttemptAt: null, reason: 'webhook disabled: 410 Gone', disableWebhook }, new Date());
       return resolve(hostname);
     };
     const edit = { url: 'http://receiver.test/hooks', events: ['*'] as ['*'], description: 'moved' };

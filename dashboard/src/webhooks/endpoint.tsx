@@ -51,12 +51,17 @@ export function EndpointPage(props: { companyId: string; role: Role; webhookId: 
 
   const act = async (what: () => Promise<unknown>, said: string) => {
     setError(null);
+    // An earlier action's "sent" must not stand beside this one's refusal.
+    setNotice('');
     try {
       await what();
       setNotice(said);
       setFollowUntil(Date.now() + FOLLOW_MS);
     } catch (caught) {
       setError(caught);
+      // Refused, perhaps for a change made since the page loaded (a 410 disabled the endpoint): the
+      // page shows the endpoint as it stands, and with it which actions are open.
+      webhooksApi.get(companyId, webhookId).then((r) => setEndpoint(r.data), () => undefined);
     }
   };
   const more = async () => {
@@ -80,6 +85,10 @@ export function EndpointPage(props: { companyId: string; role: Role; webhookId: 
   }
   // Within 24 hours of a roll two secrets sign; only the two newest ever do (functions/webhooks/webhook-endpoints.ts rollSecret).
   const previousSignsUntil = stillAhead(endpoint.previousSecretExpiresAt);
+  // The sender delivers nothing to a disabled endpoint, so the API refuses a test event or a resend to
+  // one: their buttons stay in place, greyed, described by the line that says why and what to do.
+  const undeliverable = canChange && !endpoint.enabled;
+  const whyNot = undeliverable ? 'not-delivering' : undefined;
   return (
     <section aria-labelledby="page-title">
       <p>
@@ -116,7 +125,7 @@ export function EndpointPage(props: { companyId: string; role: Role; webhookId: 
       </dl>
       {canChange && (
         <div class="actions toolbar">
-          <button type="button" onClick={() => act(() => webhooksApi.sendTest(companyId, webhookId), 'Test event sent.')}>
+          <button type="button" disabled={undeliverable} aria-describedby={whyNot} onClick={() => act(() => webhooksApi.sendTest(companyId, webhookId), 'Test event sent.')}>
             Send test event
           </button>
           <button type="button" class="secondary" onClick={() => setOpen({ kind: 'edit' })}>
@@ -136,6 +145,11 @@ export function EndpointPage(props: { companyId: string; role: Role; webhookId: 
             Delete
           </button>
         </div>
+      )}
+      {undeliverable && (
+        <p id="not-delivering" class="hint">
+          Disabled: Cambio sends nothing to this endpoint. Enable it to send a test event or resend an event.
+        </p>
       )}
       <p role="status" class="hint">
         {notice}
@@ -172,7 +186,7 @@ export function EndpointPage(props: { companyId: string; role: Role; webhookId: 
                 </td>
                 {canChange && (
                   <td class="actions">
-                    <button type="button" class="secondary" aria-label={`Resend ${attempt.eventId}`} onClick={() => act(() => webhooksApi.resend(companyId, webhookId, attempt.eventId), `${attempt.eventId} queued again.`)}>
+                    <button type="button" class="secondary" aria-label={`Resend ${attempt.eventId}`} disabled={undeliverable} aria-describedby={whyNot} onClick={() => act(() => webhooksApi.resend(companyId, webhookId, attempt.eventId), `${attempt.eventId} queued again.`)}>
                       Resend
                     </button>
                   </td>

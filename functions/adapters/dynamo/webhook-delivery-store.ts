@@ -9,6 +9,15 @@ import { webhookDeliveryItem, type DeliveryUpdate } from './items/webhook-delive
 import { heldCondition, itemsUnder } from './queries.ts';
 import { TableStore } from './table-store.ts';
 
+/** The webhook disabled by a 410, while it still sends to the URL that answered it. */
+const webhookGone = (message: DeliveryMessage, url: string, reason: string, at: Date) => ({
+  Key: webhookItem.key(message.companyId, message.webhookId),
+  UpdateExpression: 'SET enabled = :false, disabledReason = :reason, updatedAt = :at',
+  ConditionExpression: '#url = :url',
+  ExpressionAttributeNames: { '#url': 'url' },
+  ExpressionAttributeValues: { ':false': false, ':reason': reason, ':at': at.toISOString(), ':url': url },
+});
+
 /**
  * The sender's view of a delivery: the event, webhook and delivery a try needs, the try recorded
  * on the delivery item, a webhook disabled by a 410; and devops' view of an event's deliveries.
@@ -41,17 +50,28 @@ export class DynamoDeliveryStore extends TableStore implements DeliveryStore {
   }
 
   /** A try is recorded twice in one transaction: appended to the delivery (devops' view) and as a
-   * row under its endpoint (the endpoint's page), so neither shows a try the other lacks. */
-  async record(message: DeliveryMessage, update: DeliveryUpdate, at: Date): Promise<boolean> {
-    const delivery = { TableName: this.tableName, ...webhookDeliveryItem.toUpdate(message, update, at) };
-    if (!update.attempt) return heldCondition(this.db.send(new UpdateCommand(delivery)));
-    const row = webhookAttemptItem.toItem(message, update.eventType, update.attempt, update.status === 'succeeded');
+   * row under its endpoint (the endpoint's page), so neither shows a try the other lacks. A try that
+   * met 410 disables the webhook in that transaction too: the disable never stands without the try
+   * that says why (nor the alert that follows it, which a message come back to a webhook already
+   * disabled would cancel). */
+  async record(message: DeliveryMessage, update: DeliveryUpdate & { disableWebhook?: { url: string; reason: string } }, at: Date): Promise<boolean> {
+    const { disableWebhook, ...recorded } = update;
+    const delivery = { TableName: this.tableName, ...webhookDeliveryItem.toUpdate(message, recorded, at) };
+    if (!recorded.attempt) {
+      if (disableWebhook) throw new Error('A webhook is disabled only with the try that met 410');
+      return heldCondition(this.db.send(new UpdateCommand(delivery)));
+    }
+    const row = webhookAttemptItem.toItem(message, recorded.eventType, recorded.attempt, recorded.status === 'succeeded');
+    const webhook = disableWebhook && { TableName: this.tableName, ...webhookGone(message, disableWebhook.url, disableWebhook.reason, at) };
     try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: [{ Update: delivery }, { Put: { TableName: this.tableName, Item: row } }] }));
+      await this.db.send(
+        new TransactWriteCommand({ TransactItems: [{ Update: delivery }, { Put: { TableName: this.tableName, Item: row } }, ...(webhook ? [{ Update: webhook }] : [])] }),
+      );
       return true;
     } catch (error) {
-      // The delivery's own condition (a newer round) refused it; anything else (a conflict) is thrown, and the message comes back.
-      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      // A condition refused it: the delivery's own (a newer round), or the webhook's (pointed
+      // elsewhere, or gone); anything else (a conflict) is thrown, and the message comes back.
+      if (error instanceof TransactionCanceledException && error.CancellationReasons?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
       throw error;
     }
   }
@@ -59,21 +79,6 @@ export class DynamoDeliveryStore extends TableStore implements DeliveryStore {
   /** A copy of a message from an older round (a resend since) marks nothing. */
   async followUpQueued(message: DeliveryMessage): Promise<void> {
     await heldCondition(this.db.send(new UpdateCommand({ TableName: this.tableName, ...webhookDeliveryItem.followUpQueued(message) })));
-  }
-
-  async disableWebhook(companyId: string, webhookId: string, url: string, reason: string, at: Date): Promise<boolean> {
-    return heldCondition(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: webhookItem.key(companyId, webhookId),
-          UpdateExpression: 'SET enabled = :false, disabledReason = :reason, updatedAt = :at',
-          ConditionExpression: '#url = :url',
-          ExpressionAttributeNames: { '#url': 'url' },
-          ExpressionAttributeValues: { ':false': false, ':reason': reason, ':at': at.toISOString(), ':url': url },
-        }),
-      ),
-    );
   }
 
   /** Devops' view: an event's deliveries with their attempts. */
