@@ -155,7 +155,7 @@ describe('the dashboard in headless Chromium', () => {
     expect((await apiClient(runtime, { apiKey, apiSecret: firstSecret })('GET', '/company')).status).toBe(200);
     // Rolling again within that hour would stop the first secret at once: the dialog says so.
     await row.getByRole('button', { name: 'Roll secret' }).click();
-    expect(await page.getByRole('dialog').getByRole('alert').innerText()).toMatch(/still works until .*Rolling again stops it now/);
+    expect(await page.getByRole('dialog').getByRole('alert').innerText()).toMatch(/still works until .*Rolling again stops it within a minute/);
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
     await row.getByRole('button', { name: 'Revoke' }).click();

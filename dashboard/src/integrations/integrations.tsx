@@ -229,7 +229,7 @@ function RollDialog(props: { companyId: string; apiKey: ApiKey; onClose: () => v
         <p>A new secret is issued. The old one keeps working until the time you choose (a request made with it may still pass for up to a minute after, as after a revocation), so you can deploy the new one first.</p>
         {previousValidUntil && (
           <p role="alert">
-            The secret replaced before the current one still works until {formatTime(previousValidUntil)}. Rolling again stops it now: a system still using it is refused until it takes the new secret.
+            The secret replaced before the current one still works until {formatTime(previousValidUntil)}. Rolling again stops it within a minute (as a revocation): a system still using it is refused until it takes the new secret.
           </p>
         )}
         <label for="roll-expiry">Old secret expires</label>
