@@ -18,9 +18,10 @@ import { apiKeyItem } from '../functions/adapters/dynamo/items/company.ts';
 
 /**
  * Table actions the jobs need, each a subset of grantReadWriteData: no job scans (but the
- * reconcile job), deletes or batch-writes (but the screening refresh, which puts the entries it
- * lists for the first time 25 at a time). Transactions are authorised per item, so PutItem,
- * UpdateItem and ConditionCheckItem cover them.
+ * reconcile job), deletes (but the deposit sweeper, its sweep records alone: deletesUnder) or
+ * batch-writes (but the screening refresh, which puts the entries it lists for the first time 25 at
+ * a time). Transactions are authorised per item, so PutItem, UpdateItem and ConditionCheckItem
+ * cover them.
  */
 export const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
 export const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem'];
@@ -62,6 +63,21 @@ export const keyUseRecording = (table: ITable): Binder => (fn) => {
       actions: ['dynamodb:UpdateItem'],
       resources: [table.tableArn],
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [apiKeyItem.key('*').PK] } },
+    }),
+  );
+  return {};
+};
+
+/** DeleteItem on the items of these partitions alone (IAM's `dynamodb:LeadingKeys`, `*` a
+ * wildcard): for a job that finishes records by deleting them and deletes nothing else. DynamoDB
+ * authorises each part of a transaction by its own action, a Delete part by DeleteItem. */
+export const deletesUnder = (table: ITable, partitions: string[]): Binder => (fn) => {
+  if (partitions.length === 0) return {};
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:DeleteItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions } },
     }),
   );
   return {};

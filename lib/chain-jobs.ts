@@ -3,7 +3,9 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { JOBS } from '../functions/routes.ts';
 import type { StageConfig } from '../config/stages.ts';
 import type { Binder, CambioFunction } from './api-function.ts';
-import { TABLE_READ, TABLE_WRITE, tableActions } from './binders.ts';
+import { deletesUnder, TABLE_READ, TABLE_WRITE, tableActions } from './binders.ts';
+import { depositAddressItem } from '../functions/adapters/dynamo/items/deposit-address.ts';
+import type { NetworkName } from '../functions/networks/names.ts';
 import type { OpenNetwork } from './networks/network-stack.ts';
 import { familiesOnStage } from './networks/registry.ts';
 import type { StageScope } from './stage-scope.ts';
@@ -57,7 +59,10 @@ export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
       reservedConcurrentExecutions: networks.length,
     });
   const sender = signingJob(JOBS.withdrawalSender.handler);
-  const sweeper = signingJob(JOBS.depositSweeper.handler, ...families.flatMap((family) => family.depositAddressKeys));
+  // The sweeper deletes what a finished sweep leaves open, and the cursor of its review of the
+  // addresses below the minimum once a pass ends: nothing else (test/infra/function-grants.test.ts).
+  const sweepRecords = [...families.flatMap((family) => family.sweepRecordPartitions), ...networks.map((network) => depositAddressItem.belowMinimumReviewKey(network.name as NetworkName).PK)];
+  const sweeper = signingJob(JOBS.depositSweeper.handler, ...families.flatMap((family) => family.depositAddressKeys), deletesUnder(stack.table, sweepRecords));
   const named = others.map((network) => network.name);
   scheduleByNetwork(stack, 'WithdrawalSenderSchedule', 'withdrawal sender', sender, config.pollerScheduleMinutes, named);
   scheduleByNetwork(stack, 'DepositSweeperSchedule', 'deposit sweeper', sweeper, config.pollerScheduleMinutes, named);

@@ -4,6 +4,7 @@ import { Stack } from 'aws-cdk-lib';
 import { EVM_NETWORKS, evmTokenControlsOf, KNOWN_USDT_CONTROLS } from '../../functions/networks/evm/networks.ts';
 import { EVM_NETWORK_NAMES, EVM_STAGE_SETTINGS, type EvmNetworkName, type TokenControlsKind } from '../../functions/networks/evm/settings.ts';
 import { forwarderImplementationAddress } from '../../functions/networks/evm/forwarder-address.ts';
+import { evmSweepItem } from '../../functions/networks/evm/sweep-record.ts';
 import type { Address } from 'viem';
 import type { StageConfig } from '../../config/stages.ts';
 import type { Binder } from '../api-function.ts';
@@ -40,6 +41,7 @@ export const evmStack: NetworkFamilyStack = {
       signing: [hotWalletKeys(openKeys, 'kms:Sign', 'kms:GetPublicKey')],
       depositAddressKeys: [],
       hotWalletAddresses: [hotWalletKeys(openKeys, 'kms:GetPublicKey')],
+      sweepRecordPartitions: entries.map(([name]) => evmSweepItem.open(name, '').PK),
     };
   },
 };

@@ -30,6 +30,10 @@ export interface FamilyOnStage {
   depositAddressKeys: Binder[];
   /** What reconcile binds: the open networks' hot wallet addresses, never their signing. */
   hotWalletAddresses: Binder[];
+  /** The partitions of the open networks' sweep records (IAM's `dynamodb:LeadingKeys`, `*` a
+   * wildcard): a sweep that finishes moves from its open record to the address's history, a delete
+   * in the same transaction, so the deposit sweeper may delete there and nowhere else. */
+  sweepRecordPartitions: string[];
 }
 
 /** What the issuer can do to a network's USDT, and so which of its alarms can fire: Tether's

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { KeySpec, type IKey } from 'aws-cdk-lib/aws-kms';
 import { solana } from '../../functions/networks/solana/network.ts';
+import { solanaSweepItem } from '../../functions/networks/solana/sweep-record.ts';
 import { SOLANA_STAGE_SETTINGS, type SolanaNetworkSettings } from '../../functions/networks/solana/settings.ts';
 import type { StageConfig } from '../../config/stages.ts';
 import type { Binder } from '../api-function.ts';
@@ -42,6 +43,8 @@ export const solanaStack: NetworkFamilyStack = {
       signing: [hotWalletKeyOf(openKey, 'kms:Sign', 'kms:GetPublicKey')],
       depositAddressKeys: [secretsNamedIn('SolanaDepositSeed', settings?.depositSeedSecret ? [settings.depositSeedSecret] : [])],
       hotWalletAddresses: [hotWalletKeyOf(openKey, 'kms:GetPublicKey')],
+      // One partition: the open sweeps, and the marks on the addresses they sweep.
+      sweepRecordPartitions: settings ? [solanaSweepItem.open('').PK] : [],
     };
   },
 };

@@ -1,4 +1,5 @@
 import { tron } from '../../functions/networks/tron/network.ts';
+import { sweepItem } from '../../functions/networks/tron/sweep-record.ts';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { Binder } from '../api-function.ts';
 import { secretRead } from '../binders.ts';
@@ -33,6 +34,8 @@ export const tronStack: NetworkFamilyStack = {
       signing: [hotWalletSigning(key)],
       depositAddressKeys: [secretRead('SWEEP_ACCOUNT_XPRV_SECRET', config.functionEnvironment.SWEEP_ACCOUNT_XPRV_SECRET)],
       hotWalletAddresses: [hotWalletAddress(key)],
+      // A partition for each deposit address's sweeps.
+      sweepRecordPartitions: [sweepItem.open('*').PK],
     };
   },
 };
