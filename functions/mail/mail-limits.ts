@@ -6,7 +6,7 @@
  * made in parallel pass the limit no more than requests made one after another.
  */
 export interface MailCounter {
-  kind: 'invitation' | 'sign-up';
+  kind: 'invitation' | 'sign-up' | 'password-reset';
   /** A company's; an address's from one company; an address's; an address's from one source address; one source address's. */
   of: { companyId: string } | { companyId: string; email: string } | { email: string } | { email: string; source: string } | { source: string };
   per: 'hour' | 'day';

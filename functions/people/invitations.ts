@@ -7,7 +7,7 @@ import { actorOf, commandLine } from './caller.ts';
 import { releaseUnverifiedAddress, type EmailVerificationStore, type UnverifiedAccounts } from './email-verification.ts';
 import type { IdentityProvider, SessionTokens, TwoFactorChallenge } from './identity.ts';
 import type { PersonAudit } from './memberships.ts';
-import { auditSignIn, followPoolTwoFactorOff, signInNewPerson, type SignInDeps } from './sign-in.ts';
+import { auditSignIn, followPoolTwoFactorOff, signInCompleted, signInNewPerson, type SignInDeps } from './sign-in.ts';
 import { attemptKey, withinSignInLimits, type SignInAttempts } from './sign-in-limits.ts';
 import { checkEmail, passwordProblems, type Membership, type Person, type Role } from './team.ts';
 
@@ -111,6 +111,8 @@ export async function acceptInvitation(deps: InvitationAcceptance, input: { toke
     await identity.signOut(session.accessToken);
     throw error;
   }
+  // Complete: the link proved the address, and the password let the person in without a second factor.
+  await signInCompleted(deps.attempts, invitation.email, origin, now);
   // The pool let them in on the password alone, so two-factor is off there (an operator turned it
   // off): the mark follows, as at the sign-in page, and a company that requires it refuses them.
   await followPoolTwoFactorOff(deps.marks, session.personId);

@@ -4,6 +4,7 @@ import { ApiError } from '../shared/errors.ts';
 import type { Log } from '../shared/log.ts';
 import { sleepUntil } from '../shared/retry.ts';
 import { passwordResetMail, type Mailer } from '../mail/mail.ts';
+import { countMail, type MailCounter, type MailCounts } from '../mail/mail-limits.ts';
 import type { PersonAudit } from './memberships.ts';
 import type { SignOuts } from './sign-outs.ts';
 import { attemptKey, withinSignInLimits, type SignInAttempts } from './sign-in-limits.ts';
@@ -16,7 +17,8 @@ import { checkEmail, type Membership } from './team.ts';
  * - Asking answers the same whether or not an account uses the address, so the page tells nobody
  *   who has one; only the address's owner gets a mail.
  * - One link per person at a time, and at most one mail a minute: asking again within the minute
- *   sends nothing, and a newer link replaces the older one.
+ *   sends nothing, and a newer link replaces the older one. A few mails a day in all (the limits
+ *   below): asking past them sends nothing either, and the answer is the same.
  * - The link holds the person's id and a secret; the table keeps the secret's hash only. It works
  *   once, for an hour.
  * - A new password ends every session of the person (as signing out does,
@@ -28,6 +30,18 @@ export const PASSWORD_RESET_INTERVAL_MS = 60_000;
 /** Asking takes at least this long either way: an unknown address would otherwise answer sooner
  * than one whose account is written to and mailed, and the time would tell. */
 export const PASSWORD_RESET_ANSWER_MS = 800;
+/**
+ * Limits on reset mails, as on sign-up's (email-verification.ts): one a minute alone still lets one
+ * script mail a person 1,440 resets a day, and every one of them counts against the stage's SES
+ * reputation. Counted per address *and source address*, so strangers asking for someone's reset
+ * leave the person's own, from their own address, untouched; per source, so that one source cannot
+ * mail many addresses; and per address in all, the mailbox's last guard against many sources.
+ */
+export const PASSWORD_RESET_MAILS_PER_ADDRESS_PER_DAY = 5;
+export const PASSWORD_RESET_MAILS_PER_SOURCE_PER_HOUR = 20;
+export const PASSWORD_RESET_MAILS_TO_ADDRESS_PER_DAY = 10;
+/** A reset's counts are its own (their key holds the kind): they do not spend an address's sign-up mails. */
+const RESET_MAIL: MailCounter['kind'] = 'password-reset';
 
 export interface PasswordReset {
   personId: string;
@@ -44,6 +58,8 @@ export interface PasswordResetStore {
   getReset(personId: string): Promise<PasswordReset | null>;
   /** Deletes the person's reset if it is still this one; false when another request took it. */
   deleteReset(personId: string, tokenHash: string): Promise<boolean>;
+  /** The counts of reset mails (mail-limits.ts), kept beside the resets. */
+  mailCounts: MailCounts;
 }
 
 /** The user pool's side: who has an account, their password, their refresh tokens. */
@@ -69,23 +85,37 @@ type NewPasswordDeps = PasswordResetDeps & PersonAudit & { signOuts: SignOuts };
 
 const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-/** Mails the account's person a link to `resetUrl`, if an account uses the address; answers nothing either way, in the same time. */
-export async function requestPasswordReset(deps: PasswordResetDeps & { mailer: Mailer; resetUrl: string; log: Log }, input: { email: string }, now = new Date()): Promise<void> {
+type ResetMailing = PasswordResetDeps & { mailer: Mailer; resetUrl: string; log: Log };
+
+/**
+ * Mails the account's person a link to `resetUrl`, if an account uses the address and the limits on
+ * reset mails allow it; answers nothing either way, in the same time. Without `origin` (a caller
+ * that does not pass the request's) only the per-address limit applies: the source's cannot be told.
+ */
+export async function requestPasswordReset(deps: ResetMailing, input: { email: string }, origin?: Pick<RequestOrigin, 'sourceIp'>, now = new Date()): Promise<void> {
   const email = checkEmail(input.email);
   const answerAt = Date.now() + PASSWORD_RESET_ANSWER_MS;
   try {
-    await mailResetLink(deps, email, now);
+    await mailResetLink(deps, email, origin?.sourceIp ?? null, now);
   } finally {
     await sleepUntil(answerAt);
   }
 }
 
 /**
- * The same reads and writes whether or not an account uses the address: an address with none gets
- * a reset stored under a stand-in id (standInId), which no link names and TTL removes, so only the
- * mail differs, and the answer waits for PASSWORD_RESET_ANSWER_MS either way.
+ * The same reads and writes whether or not an account uses the address: every address's mails are
+ * counted, and an address with no account gets a reset stored under a stand-in id (standInId), which
+ * no link names and TTL removes, so only the mail differs, and the answer waits for
+ * PASSWORD_RESET_ANSWER_MS either way.
  */
-async function mailResetLink(deps: PasswordResetDeps & { mailer: Mailer; resetUrl: string; log: Log }, email: string, now: Date): Promise<void> {
+async function mailResetLink(deps: ResetMailing, email: string, source: string | null, now: Date): Promise<void> {
+  const counters = resetMailCounters(email, source);
+  const refused = await countMail(deps.store.mailCounts, counters, now);
+  if (refused) {
+    // No address in the log: which limit, so an operator can tell a flood from a person who lost their mails.
+    deps.log.warn('password reset not mailed: limit reached', { of: Object.keys(refused.counter.of).join('+'), per: refused.counter.per, limit: refused.limit });
+    return;
+  }
   const person = await deps.accounts.findPerson(email);
   const secret = randomBytes(32).toString('base64url');
   const reset: PasswordReset = {
@@ -95,13 +125,30 @@ async function mailResetLink(deps: PasswordResetDeps & { mailer: Mailer; resetUr
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + PASSWORD_RESET_TTL_MS).toISOString(),
   };
-  if (!(await deps.store.putReset(reset, new Date(now.getTime() - PASSWORD_RESET_INTERVAL_MS).toISOString())) || !person) return;
+  if (!(await deps.store.putReset(reset, new Date(now.getTime() - PASSWORD_RESET_INTERVAL_MS).toISOString()))) {
+    // Within the minute nothing is mailed, so nothing is spent: else one script asking every second
+    // would use up the person's day with a single mail sent.
+    await Promise.all(counters.map(({ counter }) => deps.store.mailCounts.uncountOne(counter, now)));
+    return;
+  }
+  if (!person) return;
   try {
     await deps.mailer.send(passwordResetMail({ to: email, link: `${deps.resetUrl}?token=${person.personId}.${secret}`, expiresAt: reset.expiresAt }));
   } catch (error) {
     // The answer stays the same (it must not tell whether the account exists); the log says why no mail came.
     deps.log.warn('password reset not mailed', { error: (error as Error).name ?? 'Error', status: (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ?? null });
   }
+}
+
+/** The counters a reset mail to `email` asked from `source` goes on; the source's only when it is known. */
+function resetMailCounters(email: string, source: string | null): { counter: MailCounter; limit: number }[] {
+  const toAddress = { counter: { kind: RESET_MAIL, of: { email }, per: 'day' as const }, limit: PASSWORD_RESET_MAILS_TO_ADDRESS_PER_DAY };
+  if (source === null) return [toAddress];
+  return [
+    { counter: { kind: RESET_MAIL, of: { email, source }, per: 'day' }, limit: PASSWORD_RESET_MAILS_PER_ADDRESS_PER_DAY },
+    { counter: { kind: RESET_MAIL, of: { source }, per: 'hour' }, limit: PASSWORD_RESET_MAILS_PER_SOURCE_PER_HOUR },
+    toAddress,
+  ];
 }
 
 /** Where an address with no account keeps its reset: a hash, never a Cognito `sub` (a UUID), so it is

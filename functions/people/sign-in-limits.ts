@@ -14,7 +14,7 @@ import { normaliseEmail } from './team.ts';
  *   of the 15 minutes, right password or not. One address guessing stops there.
  * - Per account, from sources not known for it: STRANGER_FAILURES failures reach the pool, no more;
  *   then every such source is refused (429) before the pool is asked, until the account's count
- *   starts again (30 quiet minutes, or the person's right password). The pool locks a user out
+ *   starts again (30 quiet minutes, or the person's complete sign-in). The pool locks a user out
  *   after its own fifth failure in a row (Cognito, and the local emulator), and that lockout
  *   refuses the person's right password too: strangers, however many addresses they use, must never
  *   bring it there, so they stop short of it, leaving the person room for a typo of their own.
@@ -24,7 +24,14 @@ import { normaliseEmail } from './team.ts';
  *   minutes (a password reset does not shorten them), or signs in where they did before.
  *
  * Every attempt is counted as a failure before the pool is asked, in one transaction with the
- * checks, so concurrent guesses cannot slip past a count; a right password then clears both.
+ * checks, so concurrent guesses cannot slip past a count; a password the pool accepts takes its own
+ * count back (it is no failure), and only a complete sign-in clears both and makes its source known
+ * (signInSucceeded): the address proven and, where the account has one, the second factor answered.
+ * Never the password alone: a squatter's own password on an account never proven
+ * (email-verification.ts) is accepted by the pool and refused after, and would make each of their
+ * sources known for the address for 30 days; once its owner replaced the account, those sources
+ * would skip the strangers' limit and could drive the owner into the pool's lockout. So could a
+ * thief's who has the password but not the second factor.
  */
 export const SOURCE_FAILURES = 5;
 export const SOURCE_WINDOW_MS = 15 * 60_000;
@@ -60,7 +67,7 @@ export interface SignInAttempts {
   read(key: AttemptKey): Promise<{ account: AccountAttempts | null; source: SourceAttempts | null }>;
   /** Writes both in one transaction if neither changed since `before` was read; false otherwise. */
   charge(key: AttemptKey, before: { account: AccountAttempts | null; source: SourceAttempts | null }, after: { account: AccountAttempts; source: SourceAttempts }): Promise<boolean>;
-  /** A right password: the account's count is gone, and the source's is cleared and known until `knownUntil`. */
+  /** A complete sign-in: the account's count is gone, and the source's is cleared and known until `knownUntil`. */
   clear(key: AttemptKey, knownUntil: string): Promise<void>;
 }
 
@@ -83,16 +90,36 @@ export async function admitSignIn(attempts: SignInAttempts, key: AttemptKey, now
   throw signInRefused.lockedOut();
 }
 
-/** The right password: the source is known for the account from now on, and both counts start again. */
+/** A complete sign-in (the address proven, the second factor answered where the account has one):
+ * the source is known for the account from now on, and both counts start again. Called by whoever
+ * knows the sign-in is complete, once it is, never for the password alone. */
 export const signInSucceeded = (attempts: SignInAttempts, key: AttemptKey, now: Date): Promise<void> =>
   attempts.clear(key, new Date(now.getTime() + KNOWN_SOURCE_MS).toISOString());
 
+/** A password the pool accepted: the failure admitSignIn counted for it is taken back, and nothing
+ * else changes (the other failures stand; the source is no better known). A count a moment's race
+ * keeps from being taken back stays: one failure too many errs on the limits' side. */
+export async function uncountSignIn(attempts: SignInAttempts, key: AttemptKey): Promise<void> {
+  for (let round = 0; round < CHARGE_ATTEMPTS; round += 1) {
+    const before = await attempts.read(key);
+    // Cleared meanwhile by a complete sign-in: nothing of this attempt's is left.
+    if (!before.account || !before.source) return;
+    const after = {
+      account: { ...before.account, failures: Math.max(0, before.account.failures - 1), version: before.account.version + 1 },
+      source: { ...before.source, failures: Math.max(0, before.source.failures - 1), version: before.source.version + 1 },
+    };
+    if (await attempts.charge(key, before, after)) return;
+    await sleep(10 + Math.random() * 40);
+  }
+}
+
 /** `check`, a password the user pool judges (a sign-in, a step-up, a change of password), within
- * the limits: counted as a failure before the pool sees it, and the counts cleared once it passes. */
+ * the limits: counted as a failure before the pool sees it, and that count taken back once it
+ * passes. The sign-in it may be part of is complete only later (signInSucceeded). */
 export async function withinSignInLimits<T>(attempts: SignInAttempts, key: AttemptKey, now: Date, check: () => Promise<T>): Promise<T> {
   await admitSignIn(attempts, key, now);
   const outcome = await check();
-  await signInSucceeded(attempts, key, now);
+  await uncountSignIn(attempts, key);
   return outcome;
 }
 

@@ -3,7 +3,7 @@ import { createCompanyRecord } from '../companies/company.ts';
 import { actorOf } from './caller.ts';
 import type { IdentityProvider, SessionTokens } from './identity.ts';
 import { auditPerson, type MembershipStore, type PersonAudit } from './memberships.ts';
-import { checkedPassword } from './sign-in.ts';
+import { checkedPassword, signInCompleted } from './sign-in.ts';
 import {
   countSignUpMail,
   findVerificationLink,
@@ -98,6 +98,8 @@ export async function verifyEmail(
     await deps.identity.signOut(outcome.accessToken);
     throw error;
   }
+  // Complete only now that the link proved the address: the password alone is also a squatter's.
+  await signInCompleted(deps.attempts, link.email, origin, now);
   await auditPerson(deps, link.personId, 'email.verified', origin, now);
   return outcome;
 }

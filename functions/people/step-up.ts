@@ -1,7 +1,7 @@
 import type { RequestOrigin } from '../companies/audit-log.ts';
 import type { IdentityProvider, SessionTokens, TwoFactorProvider } from './identity.ts';
 import type { PersonAudit } from './memberships.ts';
-import { auditSignIn, checkedPassword, followPoolTwoFactorOff, type SignInDeps } from './sign-in.ts';
+import { auditSignIn, checkedPassword, followPoolTwoFactorOff, signInCompleted, type SignInDeps } from './sign-in.ts';
 import type { SignInAttempts } from './sign-in-limits.ts';
 import { checkedCode, type CodeAttemptStore } from './code-attempts.ts';
 import { ApiError, validationFailed } from '../shared/errors.ts';
@@ -96,6 +96,8 @@ export async function signInAgain(
   }
   // The membership's email signs in as the member; anything else is a fault, never a pass.
   if (outcome.personId !== membership.personId) throw new ApiError('FORBIDDEN', 'The password given is not the signed-in person’s');
+  // Complete: the password and, where the pool asked for it, the code.
+  await signInCompleted(attempts, membership.email, origin, now);
   return { session: outcome, withCode };
 }
 

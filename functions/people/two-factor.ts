@@ -10,7 +10,7 @@ import { auditEntry, type AuditEntry, type RequestOrigin } from '../companies/au
 import { actorOf, type Caller } from './caller.ts';
 import type { SessionTokens, TwoFactorChallenge, TwoFactorProvider } from './identity.ts';
 import { auditOfPerson, auditPerson, type MembershipStore, type PersonAudit } from './memberships.ts';
-import { auditSignIn } from './sign-in.ts';
+import { auditSignIn, signInCompleted } from './sign-in.ts';
 import { signInAgain, type Proof, type Reauthentication } from './step-up.ts';
 
 /**
@@ -59,9 +59,11 @@ export function authenticatorUri(secret: string, email: string | null): string {
   return `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(ISSUER_NAME)}&algorithm=SHA1&digits=6&period=30`;
 }
 
-/** The code after the password: the session, and the sign-in in every company's audit log. */
+/** The code after the password: the session, and the sign-in in every company's audit log. The
+ * sign-in is complete only now, so only now is its source known for the address (sign-in-limits.ts):
+ * the password alone, without the code, proves nothing the limits may trust. */
 export async function finishTwoFactorSignIn(
-  deps: Pick<TwoFactorDeps, 'identity' | 'codes' | 'marks'> & PersonAudit,
+  deps: Pick<TwoFactorDeps, 'identity' | 'codes' | 'marks' | 'attempts'> & PersonAudit,
   challenge: TwoFactorChallenge['twoFactor'] | null,
   code: string,
   origin: RequestOrigin,
@@ -69,6 +71,8 @@ export async function finishTwoFactorSignIn(
 ): Promise<SessionTokens> {
   if (!challenge) throw new ApiError('AUTH_FAILED', 'The sign-in has expired; sign in again');
   const session = await checkedCode(deps.codes, challenge.email, code, (digits) => deps.identity.answerChallenge(challenge, digits), 'code', now);
+  // The pool answered the challenge for this address only (its session names the user), so the cookie's address is the person's.
+  await signInCompleted(deps.attempts, challenge.email, origin, now);
   // Cognito may have it on with no mark in the table: the code writes it, for a company's rule to see.
   await deps.marks.markTwoFactorOn(session.personId, now.toISOString());
   await auditSignIn(deps, session.personId, origin, now);

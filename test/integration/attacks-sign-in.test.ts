@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SOURCE_FAILURES, STRANGER_FAILURES } from '#functions/people/sign-in-limits';
 import { useTestApi } from '../support/local-api.ts';
-import { cookieHeader, invitationTokenMailedTo, signedUpOwner, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
+import { cookieHeader, invitationTokenMailedTo, signedUpOwner, signedUpOwnerWithTwoFactor, STRONG_PASSWORD, uniqueEmail } from '../support/dashboard.ts';
 import { rawDashboardRequest } from '../support/raw-dashboard-request.ts';
 
 /**
@@ -140,5 +140,18 @@ describe('the sign-in lockout', () => {
 
     expect(statuses).toEqual([...Array(STRANGER_FAILURES).fill(401), 429, 429]);
     expect((await signIn(email, STRONG_PASSWORD, USUAL)).status).toBe(200);
+  });
+
+  it('keeps a thief with the password but not the code a stranger: their password step makes none of their addresses known', async () => {
+    const { email } = await signedUpOwnerWithTwoFactor(api.runtime, 'Phished Co');
+    const thiefAt = ['127.0.50.1', '127.0.50.2'];
+    for (const from of thiefAt) expect((await signIn(email, STRONG_PASSWORD, from)).body.data).toEqual({ signedIn: false, twoFactorRequired: true });
+
+    const statuses = [];
+    for (const from of thiefAt) statuses.push(...(await wrongTimes(email, from, STRANGER_FAILURES)).map((answer) => answer.status));
+
+    expect(statuses).toEqual([...Array(STRANGER_FAILURES).fill(401), ...Array(STRANGER_FAILURES).fill(429)]);
+    // The pool never locked the person out: from their usual place, the password step asks for the code.
+    expect((await signIn(email, STRONG_PASSWORD, USUAL)).body.data).toEqual({ signedIn: false, twoFactorRequired: true });
   });
 });

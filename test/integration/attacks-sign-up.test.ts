@@ -1,6 +1,7 @@
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { personItem } from '#adapters/dynamo/items/team';
+import { STRANGER_FAILURES } from '#functions/people/sign-in-limits';
 import { totpCode } from '#local/totp';
 import { useTestApi } from '../support/local-api.ts';
 import { mailsTo, verifyLinkIn } from '../support/outbox.ts';
@@ -136,6 +137,26 @@ describe("a squatter's unproven account does not block the address's owner", () 
     expect((await owner.call('POST', '/sign-up/verify', { body: { token: verifyTokenMailedTo(api.runtime, email), password: OWNER_PASSWORD } })).status).toBe(200);
     expect((await owner.call('GET', '/me')).body.data.companies).toMatchObject([{ name: 'Mine Co', role: 'Owner' }]);
     expect((await dashboardBrowser(api.runtime).call('POST', '/session', { body: { email, password: SQUATTER_PASSWORD } })).status).toBe(401);
+  });
+
+  it("the squatter's refused sign-ins leave their addresses strangers to the owner's account: their guesses stop short of its lockout", async () => {
+    const email = uniqueEmail('poisoned');
+    const squatterAt = ['127.0.60.1', '127.0.60.2'];
+    const session = (password: string, from: string) => rawDashboardRequest(api.runtime, 'POST', '/session', { body: { email, password }, from });
+    expect((await rawDashboardRequest(api.runtime, 'POST', '/sign-up', { body: { companyName: 'Squat Co', email, password: SQUATTER_PASSWORD }, from: squatterAt[0] })).status).toBe(202);
+    // The squatter's own password, refused for the unproven address, from each of their addresses.
+    for (const from of squatterAt) expect((await session(SQUATTER_PASSWORD, from)).body.error.details).toEqual({ reason: 'EMAIL_NOT_VERIFIED' });
+
+    // The owner signs up (the squatter's account is deleted) and confirms the address from their own place.
+    expect((await signUp(email, 'Mine Co', OWNER_PASSWORD)).status).toBe(202);
+    expect((await dashboardBrowser(api.runtime).call('POST', '/sign-up/verify', { body: { token: verifyTokenMailedTo(api.runtime, email), password: OWNER_PASSWORD } })).status).toBe(200);
+
+    // The squatter guesses at the owner's password from the same addresses: strangers, held to the account's few.
+    const statuses = [];
+    for (const from of squatterAt) for (let i = 0; i < STRANGER_FAILURES; i += 1) statuses.push((await session(`${OWNER_PASSWORD}-guess`, from)).status);
+    expect(statuses).toEqual([...Array(STRANGER_FAILURES).fill(401), ...Array(STRANGER_FAILURES).fill(429)]);
+    // So the user pool never locked the owner out: their password lets them in.
+    expect((await dashboardBrowser(api.runtime).call('POST', '/session', { body: { email, password: OWNER_PASSWORD } })).body.data).toEqual({ signedIn: true });
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '#functions/shared/errors';
+import { ApiError, signInRefused } from '#functions/shared/errors';
+import type { SessionTokens } from '#functions/people/identity';
+import { signIn, type SignInDeps } from '#functions/people/sign-in';
 import {
   ACCOUNT_QUIET_MS,
   admitSignIn,
@@ -81,5 +83,81 @@ describe("an account's failures from strangers", () => {
     expect(known).toEqual([...Array(SOURCE_FAILURES).fill(true), false]);
     expect(await reachesPool(attempts, '198.51.100.9', new Date(now.getTime() + ACCOUNT_QUIET_MS - 1000))).toBe(false);
     expect(await reachesPool(attempts, '198.51.100.9', new Date(now.getTime() + ACCOUNT_QUIET_MS))).toBe(true);
+  });
+});
+
+/** signIn's dependencies: a user pool of one person (`sub` is their Cognito username, which it also
+ * takes in place of their address), recording what it is asked; `verified` whether their address is proven. */
+function oneAccountPool(options: { verified: boolean }) {
+  const person = { email: 'person@example.com', sub: '1b0c4b5e-8f5a-4c57-9d8e-1f6f9d1a2b3c', password: 'Right-Password-1' };
+  const asked: string[] = [];
+  const tokens: SessionTokens = { accessToken: 'access', refreshToken: 'refresh', expiresInSeconds: 3600, personId: person.sub, sessionId: 'session' };
+  const attempts = memoryAttempts();
+  const deps: SignInDeps = {
+    identity: {
+      createUser: async () => ({ personId: person.sub }),
+      signIn: async (username, password) => {
+        asked.push(username);
+        if ((username === person.email || username === person.sub) && password === person.password) return tokens;
+        throw signInRefused.wrongEmailOrPassword();
+      },
+      refresh: async () => tokens,
+      signOut: async () => {},
+    },
+    people: { getPerson: async (personId) => ({ personId, email: person.email, createdAt: '2025-01-01T00:00:00Z', emailVerifiedAt: options.verified ? '2025-01-01T00:00:00Z' : null }) },
+    attempts,
+    marks: { isTwoFactorOn: async () => false, markTwoFactorOff: async () => {} },
+    memberships: { membershipsOf: async () => [] },
+    auditLog: { appendAudit: async () => {} },
+  };
+  return { person, asked, attempts, deps };
+}
+
+const refusal = (attempt: Promise<unknown>) =>
+  attempt.then(
+    () => null,
+    (error: unknown) => (error instanceof ApiError ? { code: error.code, message: error.message, details: error.details } : error),
+  );
+
+describe('a sign-in names the person by their address only', () => {
+  it('refuses their Cognito username (the personId co-members see) as a wrong email or password, and neither counts it nor asks the pool', async () => {
+    const { person, asked, attempts, deps } = oneAccountPool({ verified: true });
+    const origin = { sourceIp: '198.51.100.7', userAgent: null };
+    const now = new Date('2025-01-01T00:00:00Z');
+
+    const bySub = await refusal(signIn(deps, { email: person.sub, password: person.password }, origin, now));
+    const byWrongAddress = await refusal(signIn(deps, { email: 'someone-else@example.com', password: person.password }, origin, now));
+
+    expect(bySub).toEqual(byWrongAddress);
+    expect(bySub).toMatchObject({ code: 'AUTH_FAILED' });
+    expect(asked).toEqual(['someone-else@example.com']);
+    // No second set of counts: nothing was written under the sub.
+    expect(await attempts.read(attemptKey(person.sub, origin.sourceIp))).toEqual({ account: null, source: null });
+  });
+});
+
+describe('a source is known for an address only after a complete sign-in', () => {
+  it("a squatter's right password on an account never proven is refused and leaves their sources strangers'", async () => {
+    const { person, deps, attempts } = oneAccountPool({ verified: false });
+    const now = new Date('2025-01-01T00:00:00Z');
+    const squatterAt = ['203.0.113.1', '203.0.113.2', '203.0.113.3'];
+
+    for (const sourceIp of squatterAt) {
+      expect(await refusal(signIn(deps, { email: person.email, password: person.password }, { sourceIp, userAgent: null }, now))).toMatchObject({ details: { reason: 'EMAIL_NOT_VERIFIED' } });
+    }
+    // Strangers' wrong passwords spend the account's few.
+    for (let n = 0; n < STRANGER_FAILURES; n++) expect(await reachesPool(attempts, `198.51.100.${n}`, now)).toBe(true);
+
+    // The squatter's sources wait with every stranger's: none was made known for the address.
+    for (const sourceIp of squatterAt) expect(await reachesPool(attempts, sourceIp, now)).toBe(false);
+  });
+
+  it('a right password not yet a complete sign-in is no failure either: the person may retry it', async () => {
+    const { person, deps, attempts } = oneAccountPool({ verified: false });
+    const now = new Date('2025-01-01T00:00:00Z');
+
+    for (let n = 0; n < SOURCE_FAILURES + 1; n++) await refusal(signIn(deps, { email: person.email, password: person.password }, { sourceIp: '203.0.113.1', userAgent: null }, now));
+
+    expect(await attempts.read(attemptKey(person.email, '203.0.113.1'))).toMatchObject({ account: { failures: 0 }, source: { failures: 0, knownUntil: null } });
   });
 });

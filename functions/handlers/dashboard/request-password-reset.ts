@@ -15,8 +15,9 @@ const { identity } = userPoolFrom(settings);
 const mailer = mailerFrom(settings);
 
 /** `Forgot your password?`: 202 whether or not an account uses the address, so the answer tells nobody who has one. */
-export const handler = dashboardRoute({ body: requestPasswordResetBody, access: 'public' }, async ({ body, dashboardOrigin, log }) => {
+export const handler = dashboardRoute({ body: requestPasswordResetBody, access: 'public' }, async ({ body, origin, dashboardOrigin, log }) => {
   if (!mailer) throw new ApiError('FORBIDDEN', 'This stage sends no mail, so a password cannot be reset here: ask your Cambio operator.');
-  await requestPasswordReset({ accounts: identity, store, mailer, resetUrl: `${dashboardOrigin}/dashboard/reset-password`, log }, body);
+  // The source too: its own limits on reset mails (functions/people/password-reset.ts).
+  await requestPasswordReset({ accounts: identity, store, mailer, resetUrl: `${dashboardOrigin}/dashboard/reset-password`, log }, body, origin);
   return { status: 202, data: { requested: true } };
 });
