@@ -48,7 +48,10 @@ export interface WebhookStore {
   listWebhooks(companyId: string, page: PageRequest): Promise<Page<Webhook>>;
   /** Replaces an existing webhook (sealed secret and createdAt kept by the caller); false if it is
    * gone, or its secret (or, with `keptSwitch`, its being on or off) changed since it was read. */
-  replaceWebhook(webhook: Webhook, audit?: AuditEntry, keptSwitch?: boolean): Promise<boolean>;
+  /** Writes `webhook` while its stored secret is the one written back and, with `asRead` (the
+   * record's `updatedAt` when the change was built on it), while nothing else changed it since;
+   * false, writing nothing, otherwise. */
+  replaceWebhook(webhook: Webhook, audit?: AuditEntry, asRead?: string): Promise<boolean>;
   /** Deletes it and frees its slot; false if it did not exist. */
   deleteWebhook(companyId: string, webhookId: string, audit?: AuditEntry): Promise<boolean>;
 }
@@ -143,11 +146,10 @@ export async function changeWebhook(
 ): Promise<Webhook> {
   let current = await getWebhook(store, companyId, webhookId);
   if (change.url !== undefined) await requireWebhookUrl(change.url, rules.policy, rules.resolve);
-  const keptSwitch = change.enabled === undefined;
-  // The store writes only while the secret is as read (a roll in between would be undone), and a
-  // kept switch only while it is as read: read again and apply the same change to what the roll
-  // left. Each miss needs another roll within the same milliseconds, by a person who signed in
-  // recently; past a few, the cause is logged (a 500).
+  // The store writes only while the record is as read: a roll in between would be undone, a 410's
+  // disable turned back on, a colleague's URL or events put back as this page last saw them. Read
+  // again and apply the same change to what stands now. Each miss needs another change within the
+  // same milliseconds; past a few, the cause is logged (a 500).
   for (let attempt = 1; ; attempt += 1) {
     const replaced: Webhook = {
       ...current,
@@ -157,8 +159,8 @@ export async function changeWebhook(
       updatedAt: now.toISOString(),
       ...(change.enabled === undefined ? {} : { enabled: change.enabled, disabledReason: null }),
     };
-    if (await store.replaceWebhook(replaced, audit?.(current, replaced), keptSwitch)) return replaced;
-    if (attempt === REPLACE_ATTEMPTS) throw new Error(`Webhook ${webhookId}: its secret (or switch) changed under each of ${REPLACE_ATTEMPTS} replacements`);
+    if (await store.replaceWebhook(replaced, audit?.(current, replaced), current.updatedAt)) return replaced;
+    if (attempt === REPLACE_ATTEMPTS) throw new Error(`Webhook ${webhookId}: changed under each of ${REPLACE_ATTEMPTS} replacements`);
     current = await getWebhook(store, companyId, webhookId);
   }
 }

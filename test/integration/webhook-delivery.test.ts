@@ -768,6 +768,29 @@ describe('a dashboard edit that keeps the switch', () => {
   });
 });
 
+describe('a dashboard edit built on an earlier read', () => {
+  it("does not put back a colleague's URL and events that landed between its read and its write: it applies its own change to theirs", async () => {
+    const company = companyId();
+    const { secret: _secret, ...webhook } = await registerWebhook(company);
+    const racing = Object.create(registry) as DynamoWebhookRegistry;
+    let colleague = false;
+    racing.replaceWebhook = async (replaced, audit, asRead) => {
+      if (!colleague) {
+        colleague = true;
+        // A colleague's Edit lands first (its own read, its own write).
+        await changeWebhook(registry, { policy: { allowLoopbackHttp: true }, resolve }, company, webhook.id, { url: 'http://receiver.test/moved', events: ['withdrawal.completed'] });
+      }
+      return registry.replaceWebhook(replaced, audit, asRead);
+    };
+
+    const renamed = await changeWebhook(racing, { policy: { allowLoopbackHttp: true }, resolve }, company, webhook.id, { description: 'renamed' });
+
+    const expected = { url: 'http://receiver.test/moved', events: ['withdrawal.completed'], description: 'renamed' };
+    expect(renamed).toMatchObject(expected);
+    expect(await registry.getWebhook(company, webhook.id)).toMatchObject(expected);
+  });
+});
+
 describe('a rolled secret', () => {
   it('is not undone by an edit that read the webhook before the roll: the edit lands on the new secret, which signs', async () => {
     const company = companyId();
@@ -778,12 +801,12 @@ describe('a rolled secret', () => {
     // A person's Roll secret lands between the edit's read and its write.
     const racing = Object.create(registry) as DynamoWebhookRegistry;
     let rolled = false;
-    racing.replaceWebhook = async (replaced, audit) => {
+    racing.replaceWebhook = async (replaced, audit, asRead) => {
       if (!rolled) {
         rolled = true;
-        await db.send(new PutCommand({ TableName: tableName, Item: webhookItem.toItem({ ...webhook, sealedSecret: newSealed, previousSealedSecret: webhook.sealedSecret }) }));
+        await db.send(new PutCommand({ TableName: tableName, Item: webhookItem.toItem({ ...webhook, sealedSecret: newSealed, previousSealedSecret: webhook.sealedSecret, updatedAt: new Date().toISOString() }) }));
       }
-      return registry.replaceWebhook(replaced, audit);
+      return registry.replaceWebhook(replaced, audit, asRead);
     };
 
     await replaceWebhook(racing, { policy: { allowLoopbackHttp: true }, resolve }, company, webhook.id, { url: receiver.url('/edited'), events: ['*'], description: 'edited' });

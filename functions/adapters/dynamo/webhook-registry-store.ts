@@ -43,14 +43,14 @@ export class DynamoWebhookRegistry extends TableStore implements WebhookStore, P
     return this.newestCompanyRecords(webhookItem, 'webhook', companyId, page);
   }
 
-  async replaceWebhook(webhook: Webhook, audit?: AuditEntry, keptSwitch = false): Promise<boolean> {
-    // Only while the stored secret is still the one written back: a roll (or an operator's sealing)
-    // since the read would otherwise be undone, the new secret shown once and never signed with.
-    // And where the edit kept the switch as read, only while it still is: a 410 that disabled the
-    // endpoint while the edit checked its URL would otherwise be undone.
+  async replaceWebhook(webhook: Webhook, audit?: AuditEntry, asRead?: string): Promise<boolean> {
+    // Only while the stored secret is still the one written back: a roll (or an operator's sealing,
+    // which keeps `updatedAt`) since the read would otherwise be undone, the new secret shown once
+    // and never signed with. And, for a change built on a read, only while every other writer (an
+    // edit, a roll, the sender's 410 disable: each sets `updatedAt`) has left it as read.
     const unchanged = {
-      condition: `attribute_exists(PK) AND (sealedSecret = :secret OR secret = :secret)${keptSwitch ? ' AND enabled = :enabled' : ''}`,
-      values: { ':secret': webhook.sealedSecret, ...(keptSwitch && { ':enabled': webhook.enabled }) },
+      condition: `attribute_exists(PK) AND (sealedSecret = :secret OR secret = :secret)${asRead === undefined ? '' : ' AND updatedAt = :read'}`,
+      values: { ':secret': webhook.sealedSecret, ...(asRead !== undefined && { ':read': asRead }) },
     };
     if (!audit) {
       return heldCondition(
