@@ -1,5 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { AnyPrincipal, Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Key } from 'aws-cdk-lib/aws-kms';
 import { JOBS } from '../functions/routes.ts';
 import type { StageConfig } from '../config/stages.ts';
 import type { Binder, CambioFunction } from './api-function.ts';
@@ -63,6 +65,7 @@ export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
   // addresses below the minimum once a pass ends: nothing else (test/infra/function-grants.test.ts).
   const sweepRecords = [...families.flatMap((family) => family.sweepRecordPartitions), ...networks.map((network) => depositAddressItem.belowMinimumReviewKey(network.name as NetworkName).PK)];
   const sweeper = signingJob(JOBS.depositSweeper.handler, ...families.flatMap((family) => family.depositAddressKeys), deletesUnder(stack.table, sweepRecords));
+  onlySignersSign(families.flatMap((family) => family.hotWalletKeys), [sender, sweeper]);
   const named = others.map((network) => network.name);
   scheduleByNetwork(stack, 'WithdrawalSenderSchedule', 'withdrawal sender', sender, config.pollerScheduleMinutes, named);
   scheduleByNetwork(stack, 'DepositSweeperSchedule', 'deposit sweeper', sweeper, config.pollerScheduleMinutes, named);
@@ -77,6 +80,30 @@ export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
 }
 
 /** EventBridge takes at most five targets on one rule. */
+/**
+ * Each hot wallet key's own policy refuses kms:Sign to every principal but the signing jobs' roles.
+ * The key policy CDK writes lets the account's IAM decide, so without this any role or user whose
+ * IAM allows kms:Sign on `*` (an administrator, a power user, a CI role, CloudFormation's execution
+ * role) could sign a transfer of the hot wallet's whole balance, past screening, limits and the
+ * ledger. A Deny no IAM Allow overrides; key administration stays the account's (a change to this
+ * policy is itself a CloudTrail event), and reading the public key (reconcile) is not refused.
+ */
+function onlySignersSign(keys: Key[], signers: CambioFunction[]): void {
+  const roles = signers.map((signer) => signer.role!.roleArn);
+  for (const key of keys) {
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'OnlyTheSigningJobsSign',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['kms:Sign'],
+        resources: ['*'],
+        conditions: { ArnNotEquals: { 'aws:PrincipalArn': roles } },
+      }),
+    );
+  }
+}
+
 const TARGETS_PER_RULE = 5;
 
 /**

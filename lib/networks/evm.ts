@@ -42,6 +42,7 @@ export const evmStack: NetworkFamilyStack = {
       depositAddressKeys: [],
       hotWalletAddresses: [hotWalletKeys(openKeys, 'kms:GetPublicKey')],
       sweepRecordPartitions: entries.map(([name]) => evmSweepItem.open(name, '').PK),
+      hotWalletKeys: Object.values(keys),
     };
   },
 };

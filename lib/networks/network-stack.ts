@@ -34,6 +34,8 @@ export interface FamilyOnStage {
    * wildcard): a sweep that finishes moves from its open record to the address's history, a delete
    * in the same transaction, so the deposit sweeper may delete there and nowhere else. */
   sweepRecordPartitions: string[];
+  /** Every hot wallet key the family made, open or not: only the signing jobs may sign with one. */
+  hotWalletKeys: Key[];
 }
 
 /** What the issuer can do to a network's USDT, and so which of its alarms can fire: Tether's

@@ -45,6 +45,7 @@ export const solanaStack: NetworkFamilyStack = {
       hotWalletAddresses: [hotWalletKeyOf(openKey, 'kms:GetPublicKey')],
       // One partition: the open sweeps, and the marks on the addresses they sweep.
       sweepRecordPartitions: settings ? [solanaSweepItem.open('').PK] : [],
+      hotWalletKeys: [key],
     };
   },
 };

@@ -36,6 +36,7 @@ export const tronStack: NetworkFamilyStack = {
       hotWalletAddresses: [hotWalletAddress(key)],
       // A partition for each deposit address's sweeps.
       sweepRecordPartitions: [sweepItem.open('*').PK],
+      hotWalletKeys: [key],
     };
   },
 };

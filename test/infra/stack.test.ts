@@ -480,6 +480,28 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   describe('least privilege', () => {
     const roleOf = (handler: string) => resourcesOfType(template, 'AWS::Lambda::Function')[logicalIdOfFunction(template, functionName(stage, handler))]!.Properties!.Role['Fn::GetAtt'][0] as string;
 
+    it("refuses kms:Sign on every hot wallet key, in the key's own policy, to any principal but the withdrawal sender's and the deposit sweeper's roles, whatever the account's IAM allows", () => {
+      const keys = Object.values(resourcesOfType(template, 'AWS::KMS::Key')).filter((key) => key.Properties!.KeyUsage === 'SIGN_VERIFY');
+      expect(keys.length).toBeGreaterThan(0);
+      const signers = [roleOf(JOBS.withdrawalSender.handler), roleOf(JOBS.depositSweeper.handler)];
+      const roleArn = (roleId: string) => ({ 'Fn::GetAtt': [roleId, 'Arn'] });
+      /** Whether the key's policy denies kms:Sign to the principal with this ARN (an IAM Allow cannot undo a Deny). */
+      const signingDenied = (key: Resource, principalArn: unknown) =>
+        (key.Properties!.KeyPolicy.Statement as any[]).some(
+          (statement) =>
+            statement.Effect === 'Deny' &&
+            statement.Principal?.AWS === '*' &&
+            [statement.Action].flat().includes('kms:Sign') &&
+            !(statement.Condition?.ArnNotEquals?.['aws:PrincipalArn'] as unknown[]).some((allowed) => JSON.stringify(allowed) === JSON.stringify(principalArn)),
+        );
+      for (const key of keys) {
+        for (const signer of signers) expect(signingDenied(key, roleArn(signer))).toBe(false);
+        for (const other of [roleOf(JOBS.reconcile.handler), roleOf(JOBS.depositPoller.handler), roleOf(AUTHORIZER.handler)]) expect(signingDenied(key, roleArn(other))).toBe(true);
+        // An administrator, a CI role, CloudFormation's execution role.
+        expect(signingDenied(key, 'arn:aws:iam::123456789012:role/Admin')).toBe(true);
+      }
+    });
+
     it('gives every function a role of its own that may write to its own log group only, with no managed policy', () => {
       for (const fn of Object.values(resourcesOfType(template, 'AWS::Lambda::Function'))) {
         const roleId: string = fn.Properties!.Role['Fn::GetAtt'][0];
