@@ -275,6 +275,9 @@ export function checkStageSettings(stage: (typeof STAGE_NAMES)[number], figures:
     if (rule.when(env) && (env[rule.need] ?? '') === '') problems.push(`Missing required environment variable ${rule.need} (${rule.because})`);
   }
   if (stage !== 'local') {
+    // The stack grants the signing jobs their hot wallet's KMS keys alone, and no stage setting names
+    // a secret for SecretsManagerSigner to read: on a deployed stage every signature would fail.
+    if (env.SIGNER === 'secrets-manager') problems.push('SIGNER=secrets-manager: the stack makes and grants KMS keys for the hot wallets, and names no secret for this signer; use SIGNER=kms');
     for (const { name, value } of LOCAL_ONLY) {
       if (env[name] !== undefined && (value === undefined || env[name] === value)) problems.push(`${name}${value ? `=${value}` : ''} is for the local stage only`);
     }

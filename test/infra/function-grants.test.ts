@@ -159,3 +159,4 @@ function deleteGrantsOf(template: Template, handler: string): string[][] {
 function likeIam(pattern: string, value: string): boolean {
   return new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`).test(value);
 }
+

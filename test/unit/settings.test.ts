@@ -131,6 +131,14 @@ describe('the settings schema', () => {
   });
 });
 
+describe('the hot wallet signer on a deployed stage', () => {
+  it('refuses SIGNER=secrets-manager: the stack grants the signing jobs KMS keys, and no stage setting names a secret, so every signature would fail', () => {
+    expect(() => checkStageSettings('production', { ...STAGES.production.functionEnvironment, SIGNER: 'secrets-manager' })).toThrow(
+      'Stage production: SIGNER=secrets-manager: the stack makes and grants KMS keys for the hot wallets, and names no secret for this signer; use SIGNER=kms',
+    );
+  });
+});
+
 describe("a function's slice", () => {
   it('is what the function parses at cold start: nothing outside it, even when the environment holds more', () => {
     const settings = functionSettings('deposits/create-deposit', { ...createDepositEnv, PRICE_SOURCE: 'static', SIGNER: 'kms' });
