@@ -274,7 +274,7 @@ export function ShownOnceDialog(props: { title: string; warning: ComponentChildr
 export function DialogButtons(props: { label: string; busy: boolean; onCancel: () => void; danger?: boolean; onClick?: (event: Event) => void }) {
   return (
     <div class="buttons">
-      <button type={props.onClick ? 'button' : 'submit'} class={props.danger ? 'danger' : undefined} disabled={props.busy} onClick={props.onClick}>
+      <button type={props.onClick ? 'button' : 'submit'} class={props.danger ? 'danger' : undefined} disabled={props.busy} aria-busy={props.busy} onClick={props.onClick}>
         {props.label}
       </button>
       <button type="button" class="secondary" onClick={props.onCancel}>
