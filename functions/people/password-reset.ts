@@ -7,7 +7,7 @@ import { passwordResetMail, type Mailer } from '../mail/mail.ts';
 import { countMail, type MailCounter, type MailCounts } from '../mail/mail-limits.ts';
 import type { PersonAudit } from './memberships.ts';
 import type { SignOuts } from './sign-outs.ts';
-import { attemptKey, withinSignInLimits, type SignInAttempts } from './sign-in-limits.ts';
+import { attemptKey, knownSource, withinSignInLimits, type SignInAttempts } from './sign-in-limits.ts';
 import { checkEmail, type Membership } from './team.ts';
 
 /**
@@ -85,7 +85,9 @@ type NewPasswordDeps = PasswordResetDeps & PersonAudit & { signOuts: SignOuts };
 
 const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-type ResetMailing = PasswordResetDeps & { mailer: Mailer; resetUrl: string; log: Log };
+/** `attempts`: where a source the person signed in from is known (sign-in-limits.ts), so that
+ * strangers' requests cannot spend the mails the person asks for from there. */
+type ResetMailing = PasswordResetDeps & { mailer: Mailer; resetUrl: string; log: Log; attempts?: Pick<SignInAttempts, 'read'> };
 
 /**
  * Mails the account's person a link to `resetUrl`, if an account uses the address and the limits on
@@ -109,7 +111,8 @@ export async function requestPasswordReset(deps: ResetMailing, input: { email: s
  * PASSWORD_RESET_ANSWER_MS either way.
  */
 async function mailResetLink(deps: ResetMailing, email: string, source: string | null, now: Date): Promise<void> {
-  const counters = resetMailCounters(email, source);
+  const known = source !== null && deps.attempts !== undefined && knownSource((await deps.attempts.read(attemptKey(email, source))).source, now);
+  const counters = resetMailCounters(email, source, known);
   const refused = await countMail(deps.store.mailCounts, counters, now);
   if (refused) {
     // No address in the log: which limit, so an operator can tell a flood from a person who lost their mails.
@@ -140,14 +143,19 @@ async function mailResetLink(deps: ResetMailing, email: string, source: string |
   }
 }
 
-/** The counters a reset mail to `email` asked from `source` goes on; the source's only when it is known. */
-function resetMailCounters(email: string, source: string | null): { counter: MailCounter; limit: number }[] {
+/**
+ * The counters a reset mail to `email` asked from `source` goes on; the source's only when it is
+ * told. A source the person completed a sign-in from (`knownForAddress`) is held to its own counts
+ * alone, not the address's total: strangers asking from two addresses would otherwise spend the
+ * day's total and keep the person's own requests unmailed until midnight.
+ */
+function resetMailCounters(email: string, source: string | null, knownForAddress: boolean): { counter: MailCounter; limit: number }[] {
   const toAddress = { counter: { kind: RESET_MAIL, of: { email }, per: 'day' as const }, limit: PASSWORD_RESET_MAILS_TO_ADDRESS_PER_DAY };
   if (source === null) return [toAddress];
   return [
     { counter: { kind: RESET_MAIL, of: { email, source }, per: 'day' }, limit: PASSWORD_RESET_MAILS_PER_ADDRESS_PER_DAY },
     { counter: { kind: RESET_MAIL, of: { source }, per: 'hour' }, limit: PASSWORD_RESET_MAILS_PER_SOURCE_PER_HOUR },
-    toAddress,
+    ...(knownForAddress ? [] : [toAddress]),
   ];
 }
 

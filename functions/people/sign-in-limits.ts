@@ -79,12 +79,18 @@ export const attemptKey = (email: string, sourceIp: string): AttemptKey => ({ ac
  * them racing is refused, as a limit would refuse it. */
 const CHARGE_ATTEMPTS = 5;
 
+/** One attempt's charge: both counts as it found them, and as it wrote them. */
+export interface Charge {
+  before: { account: AccountAttempts | null; source: SourceAttempts | null };
+  after: { account: AccountAttempts; source: SourceAttempts };
+}
+
 /** Counts the attempt as a failure, or refuses it (429) while the source or, for a source not known for it, the account must wait. */
-export async function admitSignIn(attempts: SignInAttempts, key: AttemptKey, now: Date): Promise<void> {
+export async function admitSignIn(attempts: SignInAttempts, key: AttemptKey, now: Date): Promise<Charge> {
   for (let round = 0; round < CHARGE_ATTEMPTS; round += 1) {
     const before = await attempts.read(key);
     const after = { source: chargedSource(before.source, now), account: chargedAccount(before.account, now, isKnown(before.source, now)) };
-    if (await attempts.charge(key, before, after)) return;
+    if (await attempts.charge(key, before, after)) return { before, after };
     await sleep(10 + Math.random() * 40);
   }
   throw signInRefused.lockedOut();
@@ -96,19 +102,28 @@ export async function admitSignIn(attempts: SignInAttempts, key: AttemptKey, now
 export const signInSucceeded = (attempts: SignInAttempts, key: AttemptKey, now: Date): Promise<void> =>
   attempts.clear(key, new Date(now.getTime() + KNOWN_SOURCE_MS).toISOString());
 
-/** A password the pool accepted: the failure admitSignIn counted for it is taken back, and nothing
- * else changes (the other failures stand; the source is no better known). A count a moment's race
- * keeps from being taken back stays: one failure too many errs on the limits' side. */
-export async function uncountSignIn(attempts: SignInAttempts, key: AttemptKey): Promise<void> {
+/** A password the pool accepted: the failure admitSignIn counted for it (`charge`) is taken back,
+ * and nothing else changes (the other failures stand; the source is no better known). Where nothing
+ * was counted since, the counts go back to what they were, the time of the last failure among them:
+ * kept as this attempt's, a right password every half hour would keep the account's 30 quiet
+ * minutes from ever passing, and strangers' failures from ever being forgotten. A count a moment's
+ * race keeps from being taken back stays: one failure too many errs on the limits' side. */
+export async function uncountSignIn(attempts: SignInAttempts, key: AttemptKey, charge: Charge): Promise<void> {
   for (let round = 0; round < CHARGE_ATTEMPTS; round += 1) {
-    const before = await attempts.read(key);
+    const current = await attempts.read(key);
     // Cleared meanwhile by a complete sign-in: nothing of this attempt's is left.
-    if (!before.account || !before.source) return;
-    const after = {
-      account: { ...before.account, failures: Math.max(0, before.account.failures - 1), version: before.account.version + 1 },
-      source: { ...before.source, failures: Math.max(0, before.source.failures - 1), version: before.source.version + 1 },
-    };
-    if (await attempts.charge(key, before, after)) return;
+    if (!current.account || !current.source) return;
+    const untouched = current.account.version === charge.after.account.version && current.source.version === charge.after.source.version;
+    const after = untouched
+      ? {
+          account: { ...(charge.before.account ?? { failures: 0, lastFailureAt: new Date(0).toISOString() }), version: current.account.version + 1 },
+          source: { ...(charge.before.source ?? { failures: 0, windowEndsAt: new Date(0).toISOString(), knownUntil: current.source.knownUntil }), version: current.source.version + 1 },
+        }
+      : {
+          account: { ...current.account, failures: Math.max(0, current.account.failures - 1), version: current.account.version + 1 },
+          source: { ...current.source, failures: Math.max(0, current.source.failures - 1), version: current.source.version + 1 },
+        };
+    if (await attempts.charge(key, current, after)) return;
     await sleep(10 + Math.random() * 40);
   }
 }
@@ -117,13 +132,15 @@ export async function uncountSignIn(attempts: SignInAttempts, key: AttemptKey): 
  * the limits: counted as a failure before the pool sees it, and that count taken back once it
  * passes. The sign-in it may be part of is complete only later (signInSucceeded). */
 export async function withinSignInLimits<T>(attempts: SignInAttempts, key: AttemptKey, now: Date, check: () => Promise<T>): Promise<T> {
-  await admitSignIn(attempts, key, now);
+  const charge = await admitSignIn(attempts, key, now);
   const outcome = await check();
-  await uncountSignIn(attempts, key);
+  await uncountSignIn(attempts, key, charge);
   return outcome;
 }
 
-const isKnown = (source: SourceAttempts | null, now: Date): boolean => source?.knownUntil != null && source.knownUntil > now.toISOString();
+/** Whether the person completed a sign-in from this source within KNOWN_SOURCE_MS. */
+export const knownSource = (source: SourceAttempts | null, now: Date): boolean => source?.knownUntil != null && source.knownUntil > now.toISOString();
+const isKnown = knownSource;
 
 function chargedSource(source: SourceAttempts | null, now: Date): SourceAttempts {
   const knownUntil = source?.knownUntil ?? null;

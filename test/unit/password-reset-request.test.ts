@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PASSWORD_RESET_INTERVAL_MS, requestPasswordReset, type PasswordReset, type PasswordResetDeps } from '#functions/people/password-reset';
 import { windowOf } from '#functions/mail/mail-limits';
+import { attemptKey } from '#functions/people/sign-in-limits';
 import { stderrLog } from '#functions/shared/log';
 import type { Mail } from '#functions/mail/mail';
 
@@ -144,6 +145,26 @@ describe('reset mails are limited beyond one a minute', () => {
 
     await everyMinute(1, () => requestPasswordReset(ana.deps, { email: 'ana@example.com' }, from('192.0.2.44')));
     expect(ana.mails).toHaveLength(MAILS_PER_ADDRESS_AND_SOURCE_PER_DAY + 1);
+  });
+
+  it(`strangers spending the address's ${MAILS_TO_ADDRESS_PER_DAY} a day from two sources do not keep the person from a reset asked where they signed in before`, async () => {
+    const ana = recordedDeps(ANA);
+    // Ana completed a sign-in from 192.0.2.44 within 30 days (functions/people/sign-in-limits.ts).
+    const attempts = {
+      read: async (key: { account: string; source: string }) => ({
+        account: null,
+        source: key.source === attemptKey('ana@example.com', '192.0.2.44').source ? { failures: 0, windowEndsAt: new Date(0).toISOString(), knownUntil: '2025-03-20T00:00:00.000Z', version: 1 } : null,
+      }),
+    };
+    const deps = { ...ana.deps, attempts };
+
+    await everyMinute(MAILS_PER_ADDRESS_AND_SOURCE_PER_DAY, () => requestPasswordReset(deps, { email: 'ana@example.com' }, from('203.0.113.1')));
+    await everyMinute(MAILS_PER_ADDRESS_AND_SOURCE_PER_DAY, () => requestPasswordReset(deps, { email: 'ana@example.com' }, from('203.0.113.2')));
+    await everyMinute(1, () => requestPasswordReset(deps, { email: 'ana@example.com' }, from('198.51.100.77')));
+    expect(ana.mails).toHaveLength(MAILS_TO_ADDRESS_PER_DAY);
+
+    await everyMinute(1, () => requestPasswordReset(deps, { email: 'ana@example.com' }, from('192.0.2.44')));
+    expect(ana.mails).toHaveLength(MAILS_TO_ADDRESS_PER_DAY + 1);
   });
 
   it(`one source asks for at most ${MAILS_PER_SOURCE_PER_HOUR} reset mails an hour, whatever the addresses`, async () => {

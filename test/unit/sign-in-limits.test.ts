@@ -160,4 +160,19 @@ describe('a source is known for an address only after a complete sign-in', () =>
 
     expect(await attempts.read(attemptKey(person.email, '203.0.113.1'))).toMatchObject({ account: { failures: 0 }, source: { failures: 0, knownUntil: null } });
   });
+
+  it("a right password not yet a complete sign-in does not restart the account's 30 quiet minutes: strangers' failures are forgotten on time", async () => {
+    const { person, deps, attempts } = oneAccountPool({ verified: false });
+    const start = new Date('2025-01-01T00:00:00Z');
+    const at = (minutes: number) => new Date(start.getTime() + minutes * 60_000);
+    // Strangers' failures at the start, one short of the limit.
+    for (let n = 0; n < STRANGER_FAILURES - 1; n++) expect(await reachesPool(attempts, `198.51.100.${n}`, start)).toBe(true);
+    // The right password, twice, without completing the sign-in (here: an address never proven).
+    await refusal(signIn(deps, { email: person.email, password: person.password }, { sourceIp: '203.0.113.1', userAgent: null }, at(25)));
+    await refusal(signIn(deps, { email: person.email, password: person.password }, { sourceIp: '203.0.113.2', userAgent: null }, at(50)));
+
+    // 30 minutes after the strangers' last failure the account's count starts again: a new source
+    // gets the strangers' whole allowance, not the one try left.
+    for (let n = 0; n < STRANGER_FAILURES; n++) expect(await reachesPool(attempts, `192.0.2.${n}`, at(51)), `try ${n + 1}`).toBe(true);
+  });
 });
