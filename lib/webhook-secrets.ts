@@ -1,5 +1,5 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Lazy, RemovalPolicy } from 'aws-cdk-lib';
+import { AnyPrincipal, Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import type { SecretPurpose } from '../functions/webhooks/webhook-secrets.ts';
@@ -38,7 +38,13 @@ export const CREATE_WEBHOOK_HANDLER = ROUTES.find((route) => route.method === 'P
  * - no other function gets any right on the key (test/infra/webhook-secrets.test.ts).
  * Each right comes with the key's id as a binder (`sealing` for POST /v1/webhooks, `opening` for
  * the sender), bound where the stack makes those functions.
- * The key policy is CDK's default (the account's IAM decides), as for the hot wallet key.
+ *
+ * The key policy is CDK's default (the account's IAM decides) for administering and sealing, but
+ * opening is the functions' alone: for each purpose, kms:Decrypt is refused in the key's own policy
+ * to every principal but the roles bound to open it, whatever their IAM allows. An administrator
+ * (IAM `kms:*`) opening a signing secret could sign events as Cambio to a company's endpoint (a
+ * deposit.completed that never happened); a replay copy holds a new webhook's secret too; a
+ * session's tokens are a person's dashboard. As the hot wallet keys' Sign (lib/chain-jobs.ts).
  */
 export class WebhookSecrets extends Construct {
   readonly key: Key;
@@ -51,6 +57,9 @@ export class WebhookSecrets extends Construct {
   /** The dashboard API: seals and opens its sessions' Cognito tokens, and nothing of a webhook's. */
   readonly sessionTokens: Binder;
 
+  /** By purpose, the roles bound to open it: the key's policy refuses kms:Decrypt to any other. */
+  private readonly openers: Record<SecretPurpose | typeof SESSION, string[]> = { 'webhook-signing': [], 'idempotent-replay': [], 'dashboard-session': [] };
+
   constructor(scope: Construct, id: string, props: WebhookSecretsProps) {
     super(scope, id);
     this.key = new Key(this, 'Key', {
@@ -62,11 +71,26 @@ export class WebhookSecrets extends Construct {
     });
     const bound = { Null: { 'kms:EncryptionContext:companyId': 'false', 'kms:EncryptionContext:webhookId': 'false' } };
     const keyArn = this.key.keyArn;
+    for (const [purpose, roles] of Object.entries(this.openers)) {
+      this.key.addToResourcePolicy(
+        new PolicyStatement({
+          sid: `OnlyItsOpenersDecrypt-${purpose}`,
+          effect: Effect.DENY,
+          principals: [new AnyPrincipal()],
+          actions: ['kms:Decrypt'],
+          resources: ['*'],
+          // Filled as the binders are bound, before synthesis reads it.
+          conditions: { StringEquals: { [PURPOSE]: purpose }, ArnNotEquals: { 'aws:PrincipalArn': Lazy.list({ produce: () => (roles.length > 0 ? roles : ['arn:aws:iam::000000000000:role/none']) }) } },
+        }),
+      );
+    }
+    const opens = (fn: Parameters<Binder>[0], ...purposes: (keyof typeof this.openers)[]) => purposes.forEach((purpose) => this.openers[purpose].push(fn.role!.roleArn));
     this.sealing = (fn) => {
       fn.addToRolePolicy(
         new PolicyStatement({ actions: ['kms:Encrypt'], resources: [keyArn], conditions: { StringEquals: { [PURPOSE]: [SIGNING, REPLAY] }, ...bound } }),
       );
       fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt'], resources: [keyArn], conditions: { StringEquals: { [PURPOSE]: REPLAY }, ...bound } }));
+      opens(fn, REPLAY);
       return { WEBHOOK_SECRET_KMS_KEY_ID: keyArn };
     };
     this.sealingNew = (fn) => {
@@ -81,10 +105,12 @@ export class WebhookSecrets extends Construct {
           conditions: { StringEquals: { [PURPOSE]: SESSION }, Null: { 'kms:EncryptionContext:sessionKey': 'false' } },
         }),
       );
+      opens(fn, SESSION);
       return { WEBHOOK_SECRET_KMS_KEY_ID: keyArn };
     };
     this.opening = (fn) => {
       fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt'], resources: [keyArn], conditions: { StringEquals: { [PURPOSE]: SIGNING }, ...bound } }));
+      opens(fn, SIGNING);
       return { WEBHOOK_SECRET_KMS_KEY_ID: keyArn };
     };
   }

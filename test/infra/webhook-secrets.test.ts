@@ -82,6 +82,31 @@ describe.each(['sandbox', 'production'] as const)('webhook secrets key on Cambio
     expect(statementsOnKey().every(({ statement }) => statement.Effect === 'Allow')).toBe(true);
   });
 
+  it("refuses kms:Decrypt of each purpose, in the key's own policy, to every principal but the role bound to open it, whatever the account's IAM allows", () => {
+    const key = (template.findResources('AWS::KMS::Key') as Record<string, Resource>)[keyId]!;
+    const denials = (key.Properties.KeyPolicy.Statement as Statement[]).filter((statement) => statement.Effect === 'Deny');
+    const roleArn = (roleId: string) => ({ 'Fn::GetAtt': [roleId, 'Arn'] });
+    /** Whether the key's policy denies Decrypt of `purpose` values to the principal with this ARN (no IAM Allow undoes a Deny). */
+    const decryptDenied = (purpose: string, principalArn: unknown) =>
+      denials.some(
+        (statement: any) =>
+          statement.Principal?.AWS === '*' &&
+          [statement.Action].flat().includes('kms:Decrypt') &&
+          statement.Condition?.StringEquals?.['kms:EncryptionContext:purpose'] === purpose &&
+          !(statement.Condition?.ArnNotEquals?.['aws:PrincipalArn'] as unknown[]).some((allowed) => JSON.stringify(allowed) === JSON.stringify(principalArn)),
+      );
+    const creator = roleArn(roleOf(functionId(CREATE_WEBHOOK_HANDLER)));
+    const sender = roleArn(roleOf(functionId(JOBS.webhookSender.handler)));
+    const dashboard = roleArn(roleOf(functionId(DASHBOARD_API.handler)));
+    const administrator = 'arn:aws:iam::123456789012:role/Admin';
+    const openers = { 'webhook-signing': sender, 'idempotent-replay': creator, 'dashboard-session': dashboard };
+
+    for (const [purpose, opener] of Object.entries(openers)) {
+      expect(decryptDenied(purpose, opener), `${purpose} by its opener`).toBe(false);
+      for (const other of [creator, sender, dashboard, administrator].filter((principal) => principal !== opener)) expect(decryptDenied(purpose, other), `${purpose} by ${JSON.stringify(other)}`).toBe(true);
+    }
+  });
+
   it('grants no function kms:Encrypt, kms:Decrypt or kms:* on every resource', () => {
     const broad = Object.values(template.findResources('AWS::IAM::Policy') as Record<string, Resource>)
       .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[])
