@@ -87,7 +87,7 @@ function freezesOn(db: ReturnType<typeof createDocumentClient>, tableName: strin
 
 /** A held transfer released (credited), or, its payer's sanction cleared while the issuer freezes the
  * deposit's address, kept held for the freeze (`keptHeldFor`). */
-type Outcome = { network: string; txHash: string | null; amount: bigint; holdReason: string; keptHeldFor?: 'address_frozen' };
+type Outcome = { network: string; txHash: string | null; amount: bigint; holdReason: string; keptHeldFor?: 'address_frozen' | 'sender_sanctioned' };
 
 async function release(endpoint: string | undefined, tableName: string) {
   const db = createDocumentClient(endpoint);
@@ -104,7 +104,8 @@ async function release(endpoint: string | undefined, tableName: string) {
         const holds = { frozenAddresses: freezes(network), sanctioned: (addresses: string[]) => screening.listed(network, addresses) };
         const outcome = await releaseHeldTransfer({ store, holds }, record, audit);
         if (outcome === 'not_held') continue;
-        outcomes.push({ network, txHash: record.txHash, amount: record.amount, holdReason: record.holdReason ?? 'unknown', ...(outcome === 'held_frozen' && { keptHeldFor: 'address_frozen' as const }) });
+        const keptHeldFor = outcome === 'held_frozen' ? ('address_frozen' as const) : outcome === 'held_sanctioned' ? ('sender_sanctioned' as const) : undefined;
+        outcomes.push({ network, txHash: record.txHash, amount: record.amount, holdReason: record.holdReason ?? 'unknown', ...(keptHeldFor && { keptHeldFor }) });
       }
       // A credit taken back because the issuer froze the address after it: released as a whole.
       const owner = (await new DynamoSweepDueList(db, tableName, network).frozenCreditDeposits({ alsoConfirming: true })).find((one) => one.depositId === depositId);
@@ -132,9 +133,11 @@ try {
     for (const one of outcomes) {
       const what = one.txHash ? `transaction ${one.txHash}` : 'its credit, taken back when the address was frozen after it';
       console.log(
-        one.keptHeldFor
+        one.keptHeldFor === 'address_frozen'
           ? `Kept held ${formatAmount(one.amount, 'USDT')} USDT of ${depositId} on ${one.network} (held: ${one.holdReason}; ${what}): its payer's sanction is cleared, audited, but USDT's issuer freezes the deposit address, so the money cannot move. Now held: address_frozen; the poller credits it once the issuer unfreezes the address. Running this again would credit it while it is frozen, at Cambio's risk.`
-          : `Released ${formatAmount(one.amount, 'USDT')} USDT of ${depositId} on ${one.network} (held: ${one.holdReason}; ${what}): credited to the company, audited.`,
+          : one.keptHeldFor === 'sender_sanctioned'
+            ? `Kept held ${formatAmount(one.amount, 'USDT')} USDT of ${depositId} on ${one.network} (held: ${one.holdReason}; ${what}): its payer is on the screening list now, so it is not credited. Now held: sender_sanctioned, audited. Releasing that is a decision on the sanction: run this again only once it is cleared.`
+            : `Released ${formatAmount(one.amount, 'USDT')} USDT of ${depositId} on ${one.network} (held: ${one.holdReason}; ${what}): credited to the company, audited.`,
       );
     }
   }

@@ -304,20 +304,35 @@ async function readReceipts(
  * credited. It stays held for the freeze ('held_frozen': clearSanctionWhileFrozen, `audit` saying
  * so), and the poller credits it once the address is unfrozen, as any frozen-address hold. A
  * frozen-address hold is credited frozen or not: that release is a decision on the freeze itself
- * (docs/token-controls.md). Without `holds` (as the jobs, a test's chain without them), nothing is read.
+ * (docs/token-controls.md), not on the payer: its payers are screened again first, as the poller's
+ * release after an unfreeze screens them (releaseUnfrozen), and one listed since keeps it held, now
+ * as `sender_sanctioned` ('held_sanctioned', `audit` saying so), for a person's decision on that.
+ * Without `holds` (as the jobs, a test's chain without them), nothing is read.
  */
 export async function releaseHeldTransfer(
   deps: Pick<DepositJobDeps, 'store' | 'now' | 'log'> & { holds?: Pick<DepositHolds, 'sanctioned' | 'frozenAddresses'> },
   record: TransferRecord,
   audit: AuditEntry,
-): Promise<'released' | 'held_frozen' | 'not_held'> {
+): Promise<'released' | 'held_frozen' | 'held_sanctioned' | 'not_held'> {
   const now = deps.now ?? (() => new Date());
   let frozen: boolean | undefined;
+  let listedPayer: boolean | undefined;
   let keptForTheFreeze = false;
+  let keptForTheSanction = false;
   const outcome = await withDeposit(deps.store, { companyId: record.companyId, depositId: record.depositId }, async (deposit, readAllowlist) => {
     const tx = deposit.transactions.find((t) => t.txHash === record.txHash && t.eventIndex === record.eventIndex);
     keptForTheFreeze = false;
+    keptForTheSanction = false;
     if (!tx) return null;
+    if (tx.status === 'held' && tx.holdReason !== 'sender_sanctioned' && !record.sanctionCleared && deps.holds) {
+      const payers = payersOf(record);
+      listedPayer ??= payers.length > 0 && (await deps.holds.sanctioned(payers)).size > 0;
+      keptForTheSanction = listedPayer;
+      if (listedPayer) {
+        const change = reholdTransfer(deposit, record, 'sender_sanctioned', now());
+        return change && { ...change, audit: { ...audit, details: { ...audit.details, keptHeldFor: 'sender_sanctioned' } } };
+      }
+    }
     if (tx.status === 'held' && tx.holdReason === 'sender_sanctioned' && deps.holds) {
       frozen ??= (await deps.holds.frozenAddresses([deposit.address])).has(deposit.address);
       keptForTheFreeze = frozen;
@@ -332,7 +347,7 @@ export async function releaseHeldTransfer(
     return change && { ...change, audit, unsweptCredit: 0n };
   });
   if (outcome !== 'applied') return 'not_held';
-  return keptForTheFreeze ? 'held_frozen' : 'released';
+  return keptForTheSanction ? 'held_sanctioned' : keptForTheFreeze ? 'held_frozen' : 'released';
 }
 
 /**

@@ -194,6 +194,22 @@ describe('a payment from a sanctioned address', () => {
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
+  it("a person's release of a frozen-address hold whose payer is listed since does not credit it: it stays held, for the sanction", async () => {
+    const laterListed = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_104);
+    const deposit = await paidWhileFrozen('40', laterListed);
+    sanctioned.add(laterListed);
+    const held = async () => (await store.heldTransfers()).find((record) => record.depositId === deposit.id)!;
+    const audit = () => auditEntry(companyId, 'deposit.released', { personId: null, email: null }, { sourceIp: 'command line', userAgent: null }, clock.now(), deposit.id, { reason: 'the freeze is not ours to wait on' });
+
+    expect(await releaseHeldTransfer(deps(), await held(), audit())).toBe('held_sanctioned');
+    expect(depositView(await read(deposit))).toMatchObject({ status: 'held', holdReason: 'sender_sanctioned', creditedAmount: '0.000000' });
+    expect(await usdtBalance()).toMatchObject({ available: 0n, held: usdt('40') });
+    // Released again, it is a decision on the sanction: the address still frozen, it stays held for the freeze.
+    expect(await releaseHeldTransfer(deps(), await held(), audit())).toBe('held_frozen');
+    expect(await usdtBalance()).toMatchObject({ available: 0n, held: usdt('40') });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
   it('a frozen-address hold whose payer is sanctioned while held is not credited by the unfreeze: it stays held for the sanction', async () => {
     const laterListed = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 888_103);
     const deposit = await paidWhileFrozen('40', laterListed);
