@@ -333,9 +333,20 @@ export async function addStageEntry(
 ): Promise<{ outcome: 'added' | 'listed'; networks: NetworkName[] }> {
   const entries = entriesFor(input.network, input.address);
   const canonical = canonicalOn(input.network, input.address)!;
-  const audit = operatorAuditEntry('screening.added', input.actor, canonical, { network: input.network, networks: entries.map((entry) => entry.network).join(','), reason: input.reason }, now);
-  const outcome = await store.addStage(entries, { reason: input.reason, addedBy: input.actor, addedAt: now.toISOString() }, audit);
-  return { outcome, networks: entries.map((entry) => entry.network) };
+  // Only where the stage has no entry yet: after a network is added (docs/adding-a-network.md), the
+  // same command lists the address on it too; written all or nothing over every network, the ones
+  // listed already refused the whole, and the new network stayed unscreened.
+  const missing = await entriesWhere(store, entries, (entry) => !entry?.stage);
+  if (missing.length === 0) return { outcome: 'listed', networks: entries.map((entry) => entry.network) };
+  const audit = operatorAuditEntry('screening.added', input.actor, canonical, { network: input.network, networks: missing.map((entry) => entry.network).join(','), reason: input.reason }, now);
+  const outcome = await store.addStage(missing, { reason: input.reason, addedBy: input.actor, addedAt: now.toISOString() }, audit);
+  return { outcome, networks: (outcome === 'added' ? missing : entries).map((entry) => entry.network) };
+}
+
+/** Those of `entries` whose stored entry (null: none) `keep` keeps, read one network at a time. */
+async function entriesWhere(store: ScreeningStore, entries: { network: NetworkName; address: string }[], keep: (entry: ScreeningEntry | null) => boolean) {
+  const stored = await Promise.all(entries.map((entry) => store.entry(entry.network, entry.address)));
+  return entries.filter((_, index) => keep(stored[index] ?? null));
 }
 
 /**
@@ -350,7 +361,10 @@ export async function removeStageEntry(
   const entries = entriesFor(input.network, input.address);
   const canonical = canonicalOn(input.network, input.address)!;
   const current = await store.entry(input.network, canonical);
-  const audit = operatorAuditEntry('screening.removed', input.actor, canonical, { network: input.network, networks: entries.map((entry) => entry.network).join(','), reason: input.reason }, now);
-  const outcome = current?.stage ? await store.removeStage(entries, audit) : 'not-listed';
+  // From the networks that have the stage's entry: one without (a network added since) is no reason
+  // to keep it on the others.
+  const listed = current?.stage ? await entriesWhere(store, entries, (entry) => !!entry?.stage) : [];
+  const audit = operatorAuditEntry('screening.removed', input.actor, canonical, { network: input.network, networks: listed.map((entry) => entry.network).join(','), reason: input.reason }, now);
+  const outcome = listed.length > 0 ? await store.removeStage(listed, audit) : 'not-listed';
   return { outcome, stillOnOfac: current?.ofac != null };
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DynamoScreeningList, DynamoScreeningStore, ScreeningCache, VERSION_CHECK_MS } from '#adapters/dynamo/screening-store';
 import { toChecksumAddress } from '#functions/networks/evm/evm-address';
 import { addStageEntry, removeStageEntry } from '#functions/screening/screening-import';
+import { operatorAuditEntry } from '#functions/operations/operator-audit';
 import { ScreeningListNotLoaded } from '#functions/screening/screening-list';
 import { loadDefaultScreeningLists } from '#local/screening-defaults';
 import { useFreshTable, useTableWithoutScreening, type TestTable } from '../support/dynamo.ts';
@@ -84,6 +85,23 @@ describe('the screening list’s lookups', () => {
     await removeStageEntry(store, { network: 'polygon', address, reason: 'Order lifted', actor: 'tester@test' });
     clock.ms += VERSION_CHECK_MS;
     expect(await list.listed('polygon', [address])).toEqual(new Set());
+  });
+
+  it("lists a stage's entry on a network added since (the others listed already), and removes it from all once one lacks it", async () => {
+    const address = toChecksumAddress(`0x${'6b'.repeat(20)}`);
+    // Listed by hand while the stage had three EVM networks; a fourth came after.
+    const earlier = [{ network: 'ethereum', address }, { network: 'bsc', address }, { network: 'polygon', address }] as const;
+    await store.addStage([...earlier], { reason: 'Court order 7/2026', addedBy: 'tester@test', addedAt: new Date().toISOString() }, operatorAuditEntry('screening.added', 'tester@test', address, {}, new Date()));
+    expect(await store.entry('arbitrum', address)).toBeNull();
+
+    expect(await addStageEntry(store, { network: 'ethereum', address, reason: 'Court order 7/2026', actor: 'tester@test' })).toEqual({ outcome: 'added', networks: ['arbitrum'] });
+    for (const network of ['ethereum', 'bsc', 'polygon', 'arbitrum'] as const) expect(await store.entry(network, address), network).toMatchObject({ stage: expect.anything() });
+    expect((await addStageEntry(store, { network: 'ethereum', address, reason: 'again', actor: 'tester@test' })).outcome).toBe('listed');
+
+    // Gone from one network by hand: removing it still removes the rest.
+    await store.removeStage([{ network: 'bsc', address }], operatorAuditEntry('screening.removed', 'tester@test', address, {}, new Date()));
+    expect((await removeStageEntry(store, { network: 'ethereum', address, reason: 'Order lifted', actor: 'tester@test' })).outcome).toBe('removed');
+    for (const network of ['ethereum', 'bsc', 'polygon', 'arbitrum'] as const) expect((await store.entry(network, address))?.stage ?? null, network).toBeNull();
   });
 
   it('reads afresh when asked (a payout about to be signed): every address given, with the version, in one request, so an entry added within the minute is seen', async () => {
