@@ -27,8 +27,9 @@ export interface TokenTransfer {
   /** Who paid: the event's `from`; on Solana, which has no events, the owner whose USDT fell most in
    * the transaction. */
   from: string;
-  /** Everyone else whose USDT fell in the same transaction, where a chain can tell (Solana): one
-   * transaction may carry several payers' USDT to one account, and each is screened as `from` is. */
+  /** Everyone else whose USDT fell in the same transaction: one transaction may carry several
+   * payers' USDT to one account (Solana), or route a payer's through a contract (Transfer(A→C), then
+   * Transfer(C→deposit): only A is the payer OFAC lists). Each is screened as `from` is. */
   otherPayers?: string[];
   to: string;
   /** USDT minor units (6 decimals), whatever the token's decimals on chain. */
@@ -40,6 +41,31 @@ export interface TokenTransfer {
 
 /** SUCCESS, or the network's own failure code (kept as a withdrawal's `failureReason`): anything but
  * SUCCESS means the transfer did not happen. */
+/**
+ * `transfers` with `otherPayers`: every other address a Transfer of the same token in the same
+ * transaction moved USDT from (`senders`: the `from` of each Transfer read in the range, the
+ * wanted ones among them). A chain whose events name each movement (TRON, EVM) shows a payment
+ * routed through a contract only so: screening the last hop's sender alone would credit a listed
+ * address's USDT that an aggregator or a router passed on. Over-inclusive where one transaction
+ * carries unrelated transfers: a deposit then waits for a person (held), never the other way.
+ */
+export function withOtherPayers<T extends Pick<TokenTransfer, 'txHash' | 'from' | 'otherPayers'>>(transfers: T[], senders: Iterable<{ txHash: string; from: string }>): T[] {
+  if (transfers.length === 0) return transfers;
+  const wanted = new Set(transfers.map((transfer) => transfer.txHash));
+  const fromsOf = new Map<string, Set<string>>();
+  for (const { txHash, from } of senders) {
+    if (!wanted.has(txHash)) continue;
+    let froms = fromsOf.get(txHash);
+    if (!froms) fromsOf.set(txHash, (froms = new Set()));
+    froms.add(from);
+  }
+  return transfers.map((transfer) => {
+    const known = new Set([transfer.from, ...(transfer.otherPayers ?? [])]);
+    const others = [...(fromsOf.get(transfer.txHash) ?? [])].filter((from) => !known.has(from));
+    return others.length > 0 ? { ...transfer, otherPayers: [...(transfer.otherPayers ?? []), ...others] } : transfer;
+  });
+}
+
 export type ReceiptResult = 'SUCCESS' | (string & {});
 
 export interface TransactionReceipt {

@@ -255,8 +255,9 @@ describe('TronGridChain transfers', () => {
 
     expect(transfers).toEqual([
       { txHash: txId(1), eventIndex: 0, blockNumber: FROM, contract: USDT, from: ALICE, to: BOB, amount: 1_000_000n },
-      { txHash: txId(3), eventIndex: 0, blockNumber: FROM + 2, contract: USDT, from: BOB, to: ALICE, amount: 123456789012345678901234567890n },
-      { txHash: txId(3), eventIndex: 1, blockNumber: FROM + 2, contract: USDT, from: ALICE, to: BOB, amount: 7n },
+      // One transaction, two senders: each the other's other payer.
+      { txHash: txId(3), eventIndex: 0, blockNumber: FROM + 2, contract: USDT, from: BOB, to: ALICE, amount: 123456789012345678901234567890n, otherPayers: [ALICE] },
+      { txHash: txId(3), eventIndex: 1, blockNumber: FROM + 2, contract: USDT, from: ALICE, to: BOB, amount: 7n, otherPayers: [BOB] },
       { txHash: txId(4), eventIndex: 0, blockNumber: FROM + 5, contract: USDT, from: ALICE, to: BOB, amount: 42n },
       { txHash: txId(5), eventIndex: 0, blockNumber: TO, contract: USDT, from: ALICE, to: BOB, amount: 999n },
     ]);
@@ -288,6 +289,29 @@ describe('TronGridChain transfers', () => {
       expect(page.query.has('only_confirmed')).toBe(false);
     }
     expect(server.requests).toHaveLength(5);
+  });
+
+  it("names a payment routed through a contract by its payer: the transaction's other senders are each transfer's otherPayers", async () => {
+    // ALICE's USDT pulled by a router (COUNTERFEIT's address stands for it), then sent on to BOB, in one transaction; CAROL's (any other address) stands alone.
+    const CAROL = USDT;
+    server.script = (request) =>
+      request.query.get('block_number') === String(FROM)
+        ? {
+            body: eventPage([
+              transferEvent({ tx: 9, index: 0, block: FROM, from: ALICE, to: COUNTERFEIT, value: '5' }),
+              transferEvent({ tx: 9, index: 1, block: FROM, from: COUNTERFEIT, to: BOB, value: '5' }),
+              transferEvent({ tx: 10, index: 0, block: FROM, from: CAROL, to: BOB, value: '2' }),
+            ]),
+          }
+        : { body: eventPage([]) };
+
+    const transfers = await chain().transfers(USDT, FROM, FROM);
+
+    expect(transfers.map(({ txHash, from, to, otherPayers }) => ({ txHash, from, to, otherPayers }))).toEqual([
+      { txHash: txId(9), from: ALICE, to: COUNTERFEIT, otherPayers: [COUNTERFEIT] },
+      { txHash: txId(9), from: COUNTERFEIT, to: BOB, otherPayers: [ALICE] },
+      { txHash: txId(10), from: CAROL, to: BOB, otherPayers: undefined },
+    ]);
   });
 
   it('asks block by block with block_number for a range of up to 3 blocks', async () => {

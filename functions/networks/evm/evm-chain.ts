@@ -1,7 +1,7 @@
-import { BaseError, ContractFunctionRevertedError, createClient, ExecutionRevertedError, HttpRequestError, RpcRequestError, decodeEventLog, encodeEventTopics, erc20Abi, formatLog, isHex, numberToHex, parseAbiItem, slice, type Address, type Client, type Hash, type Hex, type RpcLog } from 'viem';
+import { BaseError, ContractFunctionRevertedError, createClient, ExecutionRevertedError, HttpRequestError, RpcRequestError, decodeEventLog, encodeEventTopics, erc20Abi, formatLog, getAddress, isHex, numberToHex, parseAbiItem, slice, type Address, type Client, type Hash, type Hex, type RpcLog } from 'viem';
 // Actions one by one rather than a public client's hundred: the poller's bundle carries these alone.
 import { getBalance, getBlock, getBlockNumber, getTransactionCount, getTransactionReceipt, readContract, sendRawTransaction } from 'viem/actions';
-import type { ChainBlock, RecipientFilter, TokenTransfer, TransactionReceipt } from '../chain.ts';
+import { withOtherPayers, type ChainBlock, type RecipientFilter, type TokenTransfer, type TransactionReceipt } from '../chain.ts';
 import type { Chain } from '../network.ts';
 import { Deprecations } from '../deprecations.ts';
 import type { TokenControlsKind } from './settings.ts';
@@ -201,7 +201,14 @@ export class EvmChain implements Chain {
         ...(args.value % unit > 0n && { dust: args.value % unit }),
       });
     }
-    return transfers;
+    // Each wanted transfer's transaction's other senders, from the logs already read (the sender
+    // topic read raw, checksummed as viem decodes `from`): only the few transactions that pay a
+    // deposit address are looked at again.
+    const wanted = new Set(transfers.map((transfer) => transfer.txHash));
+    const senders = function* () {
+      for (const log of logs) if (log.topics.length === 3 && wanted.has(log.transactionHash!)) yield { txHash: log.transactionHash!, from: getAddress(slice(log.topics[1]!, 12)) };
+    };
+    return withOtherPayers(transfers, senders());
   }
 
   /** The contract's Transfer logs as the node sends them (eth_getLogs through viem's transport),

@@ -1,4 +1,4 @@
-import type { ChainBlock, TokenTransfer, TransactionReceipt } from '#functions/networks/chain';
+import { withOtherPayers, type ChainBlock, type TokenTransfer, type TransactionReceipt } from '#functions/networks/chain';
 import type { Chain } from '#functions/networks/network';
 import { Deprecations } from '#functions/networks/deprecations';
 import { inParallel } from '#functions/shared/in-parallel';
@@ -199,7 +199,9 @@ export class TronGridChain implements Chain {
       }
     }
     // Array.prototype.sort is stable: within a block, TronGrid's order is kept.
-    return [...byKey.values()].sort((a, b) => a.blockNumber - b.blockNumber);
+    const all = [...byKey.values()].sort((a, b) => a.blockNumber - b.blockNumber);
+    // Every transfer read is every transfer of the contract in the range: each one's transaction's other senders.
+    return withOtherPayers(all, all);
   }
 
   /**
