@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { AnyPrincipal, Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Key } from 'aws-cdk-lib/aws-kms';
+import { refusedToAllBut } from './key-policy.ts';
 import { JOBS } from '../functions/routes.ts';
 import type { StageConfig } from '../config/stages.ts';
 import type { Binder, CambioFunction } from './api-function.ts';
@@ -90,18 +90,7 @@ export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
  */
 function onlySignersSign(keys: Key[], signers: CambioFunction[]): void {
   const roles = signers.map((signer) => signer.role!.roleArn);
-  for (const key of keys) {
-    key.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'OnlyTheSigningJobsSign',
-        effect: Effect.DENY,
-        principals: [new AnyPrincipal()],
-        actions: ['kms:Sign'],
-        resources: ['*'],
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': roles } },
-      }),
-    );
-  }
+  for (const key of keys) key.addToResourcePolicy(refusedToAllBut('OnlyTheSigningJobsSign', 'kms:Sign', roles));
 }
 
 const TARGETS_PER_RULE = 5;

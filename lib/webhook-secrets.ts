@@ -1,5 +1,6 @@
 import { Lazy, RemovalPolicy } from 'aws-cdk-lib';
-import { AnyPrincipal, Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { refusedToAllBut } from './key-policy.ts';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import type { SecretPurpose } from '../functions/webhooks/webhook-secrets.ts';
@@ -72,17 +73,9 @@ export class WebhookSecrets extends Construct {
     const bound = { Null: { 'kms:EncryptionContext:companyId': 'false', 'kms:EncryptionContext:webhookId': 'false' } };
     const keyArn = this.key.keyArn;
     for (const [purpose, roles] of Object.entries(this.openers)) {
-      this.key.addToResourcePolicy(
-        new PolicyStatement({
-          sid: `OnlyItsOpenersDecrypt-${purpose}`,
-          effect: Effect.DENY,
-          principals: [new AnyPrincipal()],
-          actions: ['kms:Decrypt'],
-          resources: ['*'],
-          // Filled as the binders are bound, before synthesis reads it.
-          conditions: { StringEquals: { [PURPOSE]: purpose }, ArnNotEquals: { 'aws:PrincipalArn': Lazy.list({ produce: () => (roles.length > 0 ? roles : ['arn:aws:iam::000000000000:role/none']) }) } },
-        }),
-      );
+      // The roles filled in as the binders are bound, before synthesis reads them.
+      const openers = Lazy.list({ produce: () => (roles.length > 0 ? roles : ['arn:aws:iam::000000000000:role/none']) });
+      this.key.addToResourcePolicy(refusedToAllBut(`OnlyItsOpenersDecrypt-${purpose}`, 'kms:Decrypt', openers, { StringEquals: { [PURPOSE]: purpose } }));
     }
     const opens = (fn: Parameters<Binder>[0], ...purposes: (keyof typeof this.openers)[]) => purposes.forEach((purpose) => this.openers[purpose].push(fn.role!.roleArn));
     this.sealing = (fn) => {

@@ -35,8 +35,13 @@ export function windowOf(counter: Pick<MailCounter, 'per'>, now: Date): { key: s
 export async function countMail(counts: MailCounts, counters: { counter: MailCounter; limit: number }[], now: Date): Promise<{ counter: MailCounter; limit: number; retryAt: Date } | null> {
   for (const [index, { counter, limit }] of counters.entries()) {
     if (await counts.countOne(counter, limit, now)) continue;
-    await Promise.all(counters.slice(0, index).map((counted) => counts.uncountOne(counted.counter, now)));
+    await uncountMail(counts, counters.slice(0, index), now);
     return { counter, limit, retryAt: windowOf(counter, now).endsAt };
   }
   return null;
+}
+
+/** Takes back one mail counted on each of `counters` (countMail's), for a mail that was not sent after all. */
+export async function uncountMail(counts: MailCounts, counters: { counter: MailCounter }[], now: Date): Promise<void> {
+  await Promise.all(counters.map(({ counter }) => counts.uncountOne(counter, now)));
 }

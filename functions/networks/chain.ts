@@ -39,8 +39,6 @@ export interface TokenTransfer {
   dust?: bigint;
 }
 
-/** SUCCESS, or the network's own failure code (kept as a withdrawal's `failureReason`): anything but
- * SUCCESS means the transfer did not happen. */
 /**
  * `transfers` with `otherPayers`: every other address a Transfer of the same token in the same
  * transaction moved USDT from (`senders`: the `from` of each Transfer read in the range, the
@@ -66,6 +64,8 @@ export function withOtherPayers<T extends Pick<TokenTransfer, 'txHash' | 'from' 
   });
 }
 
+/** SUCCESS, or the network's own failure code (kept as a withdrawal's `failureReason`): anything but
+ * SUCCESS means the transfer did not happen. */
 export type ReceiptResult = 'SUCCESS' | (string & {});
 
 export interface TransactionReceipt {

@@ -4,7 +4,7 @@ import { ApiError } from '../shared/errors.ts';
 import type { Log } from '../shared/log.ts';
 import { sleepUntil } from '../shared/retry.ts';
 import { passwordResetMail, type Mailer } from '../mail/mail.ts';
-import { countMail, type MailCounter, type MailCounts } from '../mail/mail-limits.ts';
+import { countMail, uncountMail, type MailCounter, type MailCounts } from '../mail/mail-limits.ts';
 import type { PersonAudit } from './memberships.ts';
 import type { SignOuts } from './sign-outs.ts';
 import { attemptKey, knownSource, withinSignInLimits, type SignInAttempts } from './sign-in-limits.ts';
@@ -131,7 +131,7 @@ async function mailResetLink(deps: ResetMailing, email: string, source: string |
   if (!(await deps.store.putReset(reset, new Date(now.getTime() - PASSWORD_RESET_INTERVAL_MS).toISOString()))) {
     // Within the minute nothing is mailed, so nothing is spent: else one script asking every second
     // would use up the person's day with a single mail sent.
-    await Promise.all(counters.map(({ counter }) => deps.store.mailCounts.uncountOne(counter, now)));
+    await uncountMail(deps.store.mailCounts, counters, now);
     return;
   }
   if (!person) return;

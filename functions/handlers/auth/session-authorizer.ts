@@ -45,9 +45,8 @@ export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthori
     throw error;
   }
   if (!session) throw denied('No live session');
-  const { personId, authTime } = session;
-  // The session's CSRF token is derived from it (functions/http/cookies.ts csrfTokenFor).
-  const { sessionId } = session;
+  // The session's CSRF token is derived from its id (functions/http/cookies.ts csrfTokenFor).
+  const { personId, authTime, sessionId } = session;
   const sessionKey = sessionKeyOf(cookieValue);
   const [prefix, stage] = event.methodArn.split('/');
   return {

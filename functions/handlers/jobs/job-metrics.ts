@@ -20,16 +20,19 @@ const usdt = (micros: bigint) => Number(micros) / 1e6;
  * dimension after the first, so a network's surplus went out as the total's.
  */
 export function publishReconciliation(metrics: JobRun['metrics'], result: HoldingsReconciliation): void {
-  metrics.addMetric('ReconcileShortfallUsdt', MetricUnit.Count, result.difference < 0n ? usdt(-result.difference) : 0);
-  metrics.addMetric('ReconcileSurplusUsdt', MetricUnit.Count, result.difference > 0n ? usdt(result.difference) : 0);
-  metrics.addMetric('ReconcileUnexplainedUsdt', MetricUnit.Count, usdt(result.unexplainedHeldUsdt));
+  addDifference(metrics, result);
   metrics.addMetric('ReconcileAddressesRead', MetricUnit.Count, result.depositAddressesRead);
   for (const network of result.networks) {
     const perNetwork = runMetrics();
     perNetwork.addDimension('Network', network.network);
-    perNetwork.addMetric('ReconcileShortfallUsdt', MetricUnit.Count, network.difference < 0n ? usdt(-network.difference) : 0);
-    perNetwork.addMetric('ReconcileSurplusUsdt', MetricUnit.Count, network.difference > 0n ? usdt(network.difference) : 0);
-    perNetwork.addMetric('ReconcileUnexplainedUsdt', MetricUnit.Count, usdt(network.unexplainedHeldUsdt));
+    addDifference(perNetwork, network);
     perNetwork.publishStoredMetrics();
   }
+}
+
+/** A reconciliation's shortfall, surplus and unexplained USDT, the total's or a network's. */
+function addDifference(metrics: JobRun['metrics'], figures: Pick<HoldingsReconciliation, 'difference' | 'unexplainedHeldUsdt'>): void {
+  metrics.addMetric('ReconcileShortfallUsdt', MetricUnit.Count, figures.difference < 0n ? usdt(-figures.difference) : 0);
+  metrics.addMetric('ReconcileSurplusUsdt', MetricUnit.Count, figures.difference > 0n ? usdt(figures.difference) : 0);
+  metrics.addMetric('ReconcileUnexplainedUsdt', MetricUnit.Count, usdt(figures.unexplainedHeldUsdt));
 }
