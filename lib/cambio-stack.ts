@@ -283,13 +283,13 @@ export class CambioStack extends Stack implements StageScope {
    * it downloads OFAC's sdn_advanced.xml (~100 MB, streamed: a gigabyte of memory for the CPU that
    * parses it within minutes) from the stage's SCREENING_LIST_URL and imports it into the table's
    * screening list; hourly it publishes the list's age, which the ScreeningListAge alarm watches. It
-   * reads and writes the screening items (Query, GetItem, UpdateItem, PutItem in a transaction with
-   * its audit entry, and BatchWriteItem for the entries it lists for the first time); it never
+   * reads and writes the screening items (Query, GetItem, UpdateItem, and PutItem in transactions:
+   * the entries it lists for the first time, each only where none is, and its audit entry); it never
    * deletes (a delisting updates its entry) or scans.
    */
   private screeningRefreshJob(): void {
     const job = this.stageFunction(JOBS.screeningRefresh.handler, {
-      bind: [tableActions(this.table, ...TABLE_READ, ...TABLE_WRITE, 'dynamodb:BatchWriteItem')],
+      bind: [tableActions(this.table, ...TABLE_READ, ...TABLE_WRITE)],
       timeout: Duration.millis(SCREENING_REFRESH_TIMEOUT_MS),
       memorySize: 1024,
     });

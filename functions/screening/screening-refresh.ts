@@ -1,4 +1,4 @@
-import { importScreeningFile, readScreeningFile, ScreeningImportRefused, type ImportSummary, type ScreeningStore } from './screening-import.ts';
+import { importScreeningFile, readScreeningFile, ScreeningImportRefused, type ImportSummary, type ScreeningFile, type ScreeningStore } from './screening-import.ts';
 
 /**
  * The screening refresh job (README, Screening): once a day it downloads OFAC's sdn_advanced.xml
@@ -29,6 +29,9 @@ export interface RefreshOutcome {
   summary: ImportSummary | null;
   /** Why the download or the import failed, when it did. */
   failure: string | null;
+  /** What the file listed for a screened asset that is no address of its networks (a TRON address
+   * written in hex, a typo): never stored, so not screened, and worth a person's look. */
+  invalid: ScreeningFile['invalid'];
   /** Hours since OFAC's list was last imported. */
   ageHours: number;
 }
@@ -44,12 +47,14 @@ export async function refreshScreeningList(
   const refresh = options.refresh || before.ofacSyncedAt === null || (attempted !== null && now().getTime() - attempted >= SCREENING_REFRESH_TIMEOUT_MS);
   let summary: ImportSummary | null = null;
   let failure: string | null = null;
+  let invalid: ScreeningFile['invalid'] = [];
   if (refresh) {
     await store.recordRefreshFailure({ at: now().toISOString(), from: source.url, failure: ATTEMPT_UNFINISHED });
     try {
       const file = await readScreeningFile(await source.download());
       if (file.format !== 'sdn_advanced') throw new ScreeningImportRefused(`${source.url} did not serve an XML document (OFAC's sdn_advanced.xml)`);
       summary = await importScreeningFile(store, file, { from: source.url, actor: options.actor, now: now() });
+      invalid = file.invalid;
     } catch (error) {
       failure = `${(error as Error).name}: ${(error as Error).message}`;
       await store.recordRefreshFailure({ at: now().toISOString(), from: source.url, failure });
@@ -57,5 +62,5 @@ export async function refreshScreeningList(
   }
   const syncedAt = summary ? summary.at : before.ofacSyncedAt;
   const ageHours = syncedAt === null ? NEVER_SYNCED_AGE_HOURS : Math.max(0, (now().getTime() - Date.parse(syncedAt)) / 3_600_000);
-  return { refreshed: summary !== null, summary, failure, ageHours };
+  return { refreshed: summary !== null, summary, failure, invalid, ageHours };
 }

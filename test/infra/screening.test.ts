@@ -57,7 +57,7 @@ describe.each(['sandbox', 'production'] as const)('the screening refresh on Camb
     const dynamo = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('dynamodb:')));
     const actions = dynamo.flatMap((statement) => [statement.Action].flat()).sort();
 
-    expect(actions).toEqual(['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(actions).toEqual(['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     for (const statement of dynamo) expect(JSON.stringify(statement.Resource)).toContain(tableId);
     // Nothing else but its own logs and traces: no key, no secret, no queue.
     const others = statements.flatMap((statement) => [statement.Action].flat()).filter((action) => !/^(dynamodb|logs|xray):/.test(action));

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { operatorAuditEntryItem } from '#adapters/dynamo/items/operator-audit-entry';
@@ -9,6 +10,7 @@ import { screeningEntryItem } from '#adapters/dynamo/items/screening';
 import { itemsUnder, readItem } from '#adapters/dynamo/queries';
 import { DynamoScreeningList, DynamoScreeningStore, ScreeningCache } from '#adapters/dynamo/screening-store';
 import type { ScreeningEntry } from '#functions/screening/screening';
+import { addStageEntry, importScreeningFile, readScreeningFile } from '#functions/screening/screening-import';
 import { toChecksumAddress } from '#functions/networks/evm/evm-address';
 import { EVM_NETWORK_NAMES, NETWORK_NAMES, type NetworkName } from '#functions/networks/names';
 import { ensureTable } from '#local/dynamodb-local';
@@ -210,6 +212,30 @@ describe("a stage's own entries", () => {
     expect(gone.status).toBe(2);
     expect(gone.stderr).toContain('is not a stage entry on polygon: nothing written.');
     expect(await audits(tableName)).toHaveLength(count);
+  });
+});
+
+describe('a stage entry added while an import writes', () => {
+  it("keeps its stage part when OFAC lists the same address in that moment, so OFAC's later delisting leaves it listed", async () => {
+    const tableName = await bareTable();
+    const address = 'TXmVpin5vq5gdZsciyyjdZgKRUju4st1wM';
+    // The operator's `screening:add` lands between the import's read of the list and its writes.
+    class OperatorBetween extends DynamoScreeningStore {
+      override async beginImport(at: string): Promise<void> {
+        await addStageEntry(new DynamoScreeningStore(db, tableName), { network: 'tron', address, reason: 'Court order 9/2026', actor: 'ops@cambio.example' });
+        await super.beginImport(at);
+      }
+    }
+    const listing = await readScreeningFile(Readable.from([`${address}\n${USDT_ON_TRON}\n`]), { network: 'tron' });
+    await importScreeningFile(new OperatorBetween(db, tableName), listing, { from: 'test', actor: 'ops@cambio.example' });
+
+    const entry = await new DynamoScreeningStore(db, tableName).entry('tron', address);
+    expect(entry).toMatchObject({ ofac: { assets: [] }, stage: { reason: 'Court order 9/2026' } });
+    expect(await new DynamoScreeningStore(db, tableName).entry('tron', USDT_ON_TRON)).toMatchObject({ ofac: { assets: [] }, stage: null });
+
+    // OFAC's whole list without it: delisted by OFAC, still the stage's.
+    await screeningImport(tableName, '--file', FIXTURE, '--allow-shrink');
+    expect(await listed(tableName, 'tron', address)).toBe(true);
   });
 });
 

@@ -70,7 +70,7 @@ async function run(event: object, hoursLater = 0) {
     const outcome = await job.handler(event, { awsRequestId: randomUUID() } as never);
     const lines = jsonLines(written);
     const metric = (name: string) => lines.find((line) => line._aws && name in line)?.[name];
-    return { outcome, metric, errors: lines.filter((line) => line.level === 'ERROR') };
+    return { outcome, metric, errors: lines.filter((line) => line.level === 'ERROR'), warnings: lines.filter((line) => line.level === 'WARN') };
   } finally {
     vi.restoreAllMocks();
     vi.useRealTimers();
@@ -79,9 +79,17 @@ async function run(event: object, hoursLater = 0) {
 
 describe('the screening refresh job', () => {
   it("imports OFAC's list at its first run, hourly or daily, on a stage that never has: age 0, no failure", async () => {
-    const { outcome, metric, errors } = await run({});
+    const { outcome, metric, errors, warnings } = await run({});
 
     expect(outcome).toMatchObject({ refreshed: true, failure: null, summary: { added: 18, removed: 0, invalid: 2, ignored: { XBT: 2, XMR: 1 }, issuedOn: '2026-03-02' } });
+    // What OFAC lists for a screened asset but is no address of its networks is not screened: each
+    // one is named in the log for a person to look at.
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        message: "OFAC's list names addresses that are none of their networks': not screened",
+        invalid: [expect.objectContaining({ value: '0x1234', where: 'party 990001 (ETH)' }), expect.objectContaining({ value: 'TA3rH2A7iHnm6pKH8gr9cK1EZnShnmZdFh', where: 'party 990002 (TRX)' })],
+      }),
+    ]);
     expect(downloads).toBe(1);
     expect(metric('ScreeningListAgeHours')).toBeLessThan(0.01);
     expect(metric('ScreeningRefreshFailed')).toBe(0);

@@ -1,12 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { NetworkName } from '#functions/networks/names';
 import type { OperatorAuditEntry } from '#functions/operations/operator-audit';
 import { canonicalOn, isListed, type ScreeningEntry } from '#functions/screening/screening';
 import type { ImportSummary, OfacChange, RefreshFailure, ScreeningListState, ScreeningStore } from '#functions/screening/screening-import';
 import { ScreeningListNotLoaded, type ScreeningList } from '#functions/screening/screening-list';
 import { inParallel } from '#functions/shared/in-parallel';
-import { backoffDelay, sleep, type RetryPolicy } from '#functions/shared/retry';
 import { operatorAuditEntryItem } from './items/operator-audit-entry.ts';
 import { screeningEntryItem, screeningListItem } from './items/screening.ts';
 import { batchGetAll, itemsUnder, readItem } from './queries.ts';
@@ -41,10 +40,8 @@ const MAX_CACHED_ADDRESSES = 100_000;
 
 /** Entry updates of an import in flight at once. */
 const WRITES_IN_FLIGHT = 16;
-/** DynamoDB's limit on a BatchWriteItem. */
-const BATCH_WRITE_LIMIT = 25;
-/** Unprocessed items (a throttled partition) are written again with capped backoff, as DynamoDB asks. */
-const UNPROCESSED_ITEMS_RETRY: RetryPolicy = { maxAttempts: 10, baseDelayMs: 50, maxDelayMs: 1000 };
+/** DynamoDB's limit on the items of a TransactWriteItems. */
+const TRANSACTION_LIMIT = 100;
 
 /** What a container knows of one table's list: each address's answer, under one version. */
 export class ScreeningCache {
@@ -167,15 +164,17 @@ export class DynamoScreeningStore extends TableStore implements ScreeningStore {
   }
 
   async writeOfac(changes: OfacChange[], at: string): Promise<void> {
-    // A new entry is put, 25 to a request: an import's first run writes hundreds of them (a fifth of
-    // the time updates take on DynamoDB Local, where every test table gets the shipped snapshot). A
-    // stage entry added for the same address between the import's read and this put would lose its
-    // `stage` part, but not its listing: OFAC lists the address in that same moment.
+    // A new entry is created, 100 to a transaction: an import's first run writes hundreds of them
+    // (a fifth of the time updates take on DynamoDB Local, where every test table gets the shipped
+    // snapshot). Each only where no entry is: a stage entry added for the same address since the
+    // import's read is updated instead, so it keeps its `stage` part, and a later delisting by OFAC
+    // leaves it listed by the stage.
     const created = changes.filter((change): change is Extract<OfacChange, { kind: 'list' }> => change.kind === 'list' && change.isNew);
-    for (let i = 0; i < created.length; i += BATCH_WRITE_LIMIT) {
-      await this.putAll(created.slice(i, i + BATCH_WRITE_LIMIT).map((change) => ({ ...screeningEntryItem.key(change.network, change.address), ...screeningEntryItem.head(change.network, change.address), ofac: change.ofac })));
-    }
     const updated = changes.filter((change) => !(change.kind === 'list' && change.isNew));
+    for (let i = 0; i < created.length; i += TRANSACTION_LIMIT) {
+      const chunk = created.slice(i, i + TRANSACTION_LIMIT);
+      if ((await this.createAll(chunk)) === 'exists') updated.push(...chunk);
+    }
     await inParallel(updated, WRITES_IN_FLIGHT, async (change) => {
       const Key = screeningEntryItem.key(change.network, change.address);
       if (change.kind === 'list') {
@@ -208,14 +207,14 @@ export class DynamoScreeningStore extends TableStore implements ScreeningStore {
     });
   }
 
-  private async putAll(items: Record<string, unknown>[]): Promise<void> {
-    let pending = items.map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      if (attempt > UNPROCESSED_ITEMS_RETRY.maxAttempts) throw new Error(`DynamoDB left ${pending.length} items unprocessed after ${UNPROCESSED_ITEMS_RETRY.maxAttempts} BatchWriteItem attempts`);
-      if (attempt > 1) await sleep(backoffDelay(UNPROCESSED_ITEMS_RETRY, attempt - 1));
-      const { UnprocessedItems } = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
-      pending = (UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
+  /** Creates each new entry, all or none: 'exists' if any has an entry by now. */
+  private createAll(changes: Extract<OfacChange, { kind: 'list' }>[]): Promise<'written' | 'exists'> {
+    const transaction = new MoneyTransaction(this.tableName);
+    for (const change of changes) {
+      const item = { ...screeningEntryItem.key(change.network, change.address), ...screeningEntryItem.head(change.network, change.address), ofac: change.ofac };
+      transaction.create(item, answer('exists'));
     }
+    return transaction.commitOrAnswer<'exists'>(this.db);
   }
 
   async finishImport(

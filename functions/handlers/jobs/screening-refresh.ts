@@ -20,7 +20,8 @@ const DOWNLOAD_TIMEOUT_MS = 240_000;
  * schedule) downloads and imports OFAC's list, as does an hourly run while the last attempt failed;
  * any run publishes ScreeningListAgeHours, which the ScreeningListAge alarm watches, and one that
  * downloaded ScreeningRefreshFailed (1 when the download or import failed: logged at ERROR with the
- * cause, the list in the table left as it was), which the ScreeningRefreshFailed alarm watches.
+ * cause, the list in the table left as it was), which the ScreeningRefreshFailed alarm watches. An
+ * entry of a screened asset that is no address of its networks is logged at WARN, each one.
  */
 export const handler = middy().handler(async (event: unknown, context: Context) =>
   runJob('screening refresh', context, async ({ log, metrics }) => {
@@ -32,6 +33,7 @@ export const handler = middy().handler(async (event: unknown, context: Context) 
     metrics.addMetric('ScreeningListAgeHours', MetricUnit.Count, outcome.ageHours);
     if (outcome.refreshed || outcome.failure) metrics.addMetric('ScreeningRefreshFailed', MetricUnit.Count, outcome.failure ? 1 : 0);
     if (outcome.failure) log.error('screening list not refreshed', { url, failure: outcome.failure, ageHours: outcome.ageHours });
+    if (outcome.invalid.length > 0) log.warn("OFAC's list names addresses that are none of their networks': not screened", { url, invalid: outcome.invalid });
     return outcome;
   }),
 );
