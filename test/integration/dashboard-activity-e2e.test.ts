@@ -195,6 +195,39 @@ describe('Activity in headless Chromium', () => {
     await expect.poll(rowsText).toContain('invoice-1001');
   });
 
+  it('asks less often while a record it follows stays the same, and nothing while the tab is hidden', async () => {
+    const waiting = await deposit(companyId, 'invoice-eth-2', 'confirming', 'ethereum', [
+      { txHash: `0x${'cd'.repeat(32)}`, eventIndex: 0, amount: 5_000_000n, blockNumber: 100, confirmations: 3, status: 'confirming' },
+    ]);
+    // As the browser does when the person switches tabs or minimises the window.
+    const tabHidden = (hidden: boolean) =>
+      page.evaluate(`Object.defineProperty(document, 'hidden', { configurable: true, get: () => ${hidden} }); document.dispatchEvent(new Event('visibilitychange'))`);
+    const reads: number[] = [];
+    const counted = (request: { url(): string }) => void (request.url().endsWith(`/activity/deposits?id=${waiting.id}`) && reads.push(Date.now()));
+    page.on('request', counted);
+    try {
+      await page.goto(`${chromium.origin}/dashboard/activity/deposits/${waiting.id}`);
+      await page.getByRole('heading', { name: new RegExp(`Deposit ${waiting.id}`) }).waitFor();
+      const opened = reads.length;
+      await page.waitForTimeout(7_000);
+      // Every second, 7 more; after 1, 1.5, 2.25 and 3.4 s of nothing new, at most 4.
+      expect(reads.length - opened).toBeGreaterThanOrEqual(2);
+      expect(reads.length - opened).toBeLessThanOrEqual(4);
+
+      await tabHidden(true);
+      const hidden = reads.length;
+      await page.waitForTimeout(4_000);
+      expect(reads.length - hidden).toBeLessThanOrEqual(1);
+      const beforeShown = reads.length;
+      await tabHidden(false);
+      await expect.poll(() => reads.length, { timeout: 500 }).toBeGreaterThan(beforeShown);
+    } finally {
+      page.off('request', counted);
+    }
+    await page.getByRole('link', { name: 'Back to Deposits' }).click();
+    await expect.poll(rowsText).toContain('invoice-1001');
+  });
+
   it('finds a deposit by reference, pays it with Simulate payment and sees it confirming, then completed, live', async () => {
     await page.getByLabel('Search').fill('invoice-1003');
     await page.getByRole('button', { name: 'Apply' }).click();

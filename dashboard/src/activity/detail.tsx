@@ -7,8 +7,13 @@ import { ACTIVITY_TABS, explorerUrl, holdReasonWords, networkTitle } from './tab
 type Detail = ActivityRow & { deliveries?: Delivery[] };
 
 /** While a record may still change on its own (a deposit after a payment, a withdrawal until its
- * payout is settled on chain), its page asks again this often. */
+ * payout is settled on chain), its page asks again this often after a change; each answer that
+ * changed nothing waits half as long again, up to MAX_POLL_MS: a payout waiting hours for the float,
+ * left open in a tab, asks some 240 times an hour, not 3,600. A hidden tab asks nothing, and asks at
+ * once when shown again. */
 const POLL_MS = 1_000;
+const MAX_POLL_MS = 15_000;
+const POLL_BACKOFF = 1.5;
 /** Nothing more to follow or pay: a held deposit waits on the issuer or a review, which may take days. */
 const SETTLED = new Set(['completed', 'expired', 'held']);
 
@@ -77,13 +82,16 @@ export function ActivityDetail(props: { companyId: string; kind: ActivityKind; i
   const [error, setError] = useState<unknown>(null);
   const [watching, setWatching] = useState(false);
 
-  const load = async () => {
+  /** The record as read now (null when the read failed). */
+  const load = async (): Promise<Detail | null> => {
     try {
       const { data } = await activityApi.detail(props.companyId, props.kind, props.id);
       setDetail(data);
       if (SETTLED.has(String(data.status))) setWatching(false);
+      return data;
     } catch (caught) {
       setError(caught);
+      return null;
     }
   };
   useEffect(() => {
@@ -95,8 +103,35 @@ export function ActivityDetail(props: { companyId: string; kind: ActivityKind; i
     watching || (props.kind === 'deposits' && detail?.status === 'confirming') || (props.kind === 'withdrawals' && (detail?.status === 'pending' || detail?.status === 'processing'));
   useEffect(() => {
     if (!moving) return;
-    const timer = setInterval(() => void load(), POLL_MS);
-    return () => clearInterval(timer);
+    let stopped = false;
+    let reading = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let delay = POLL_MS;
+    let last = JSON.stringify(detail);
+    const poll = async () => {
+      timer = undefined;
+      if (document.hidden || reading) return;
+      reading = true;
+      const read = JSON.stringify(await load());
+      reading = false;
+      delay = read === last ? Math.min(delay * POLL_BACKOFF, MAX_POLL_MS) : POLL_MS;
+      last = read;
+      if (!stopped && timer === undefined) timer = setTimeout(() => void poll(), delay);
+    };
+    // Shown again: at once, and quickly again (a read under way when it shows goes on from itself).
+    const shown = () => {
+      if (document.hidden || stopped || reading) return;
+      clearTimeout(timer);
+      delay = POLL_MS;
+      void poll();
+    };
+    timer = setTimeout(() => void poll(), delay);
+    document.addEventListener('visibilitychange', shown);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', shown);
+    };
   }, [moving, props.companyId, props.kind, props.id]);
 
   const hold = props.kind === 'deposits' && detail?.status === 'held' ? holdReasonWords(detail.holdReason) : null;
