@@ -34,7 +34,7 @@ export const evmStack: NetworkFamilyStack = {
         blockMs: EVM_NETWORKS[name].blockMs,
         gasLow: { feeSymbol: EVM_NETWORKS[name].feeAsset.symbol, minimumSetting: `EVM_NETWORKS.${name}.hotWalletGasMinimum` },
         feeCap: { figure: 'maxFeePerGasGwei', setting: 'EVM_NETWORKS' },
-        stuckBecause: 'unmined under the fee cap, behind a nonce that will not fill,',
+        stuckBecause: 'unmined under the fee cap, behind a nonce that will not fill, or mined an hour ago and still not final (the chain\'s finality or the node\'s view of it stalled),',
         issuerControls: ISSUER_CONTROLS_OF[evmTokenControlsOf(name, network)],
       })),
       nodes: [secretsNamedIn('EVM_NETWORKS', entries.flatMap(([, network]) => (network.rpcUrlSecret ? [network.rpcUrlSecret] : [])))],

@@ -308,8 +308,9 @@ export class EvmChain implements Chain {
     }
   }
 
-  async tokenBalance(contract: string, address: string): Promise<bigint> {
-    return readContract(await this.rpc(), { address: contract as Address, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address] });
+  /** `address`'s balance of the token `contract` at the latest block, or at block `atBlock`. */
+  async tokenBalance(contract: string, address: string, atBlock?: number): Promise<bigint> {
+    return readContract(await this.rpc(), { address: contract as Address, abi: erc20Abi, functionName: 'balanceOf', args: [address as Address], ...(atBlock !== undefined && { blockNumber: BigInt(atBlock) }) });
   }
 
   async tokenBalances(contract: string, addresses: string[]): Promise<Map<string, bigint>> {

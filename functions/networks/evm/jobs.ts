@@ -5,7 +5,7 @@ import type { Log } from '../../shared/log.ts';
 import { parseAmount } from '../../shared/money.ts';
 import { tokenStanding, usdtMayMove } from '../token-standing.ts';
 import { depositSweeperRun, withdrawalSenderRun } from '../job-runs.ts';
-import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from './withdrawal-sending.ts';
+import { hotWalletUsdtAtFinal, sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from './withdrawal-sending.ts';
 import { sweepEvmDepositAddresses, type EvmSweepDeps } from './sweeps.ts';
 import { reviewFrozenAddresses } from '../../deposits/frozen-addresses.ts';
 import { recordCambioAddresses } from '../../withdrawals/refused-destinations.ts';
@@ -39,7 +39,7 @@ export const evmJobs = (network: EvmNetworkName): NetworkJobs => ({
       chain,
       payouts: evmPayoutsOf(network, settings, signer, chain),
       store: new DynamoEvmSendingStore(db, tableName, network),
-      hotWalletUsdt: async () => (await chain.tokenBalance(networkSettings.usdtContract, await signer.address())) / unit,
+      hotWalletUsdt: hotWalletUsdtAtFinal(chain, networkSettings.usdtContract, () => signer.address(), unit),
       replaceAfterMs: evmReplaceAfterMs(network, settings),
       usdtMayMoveNow: async () => usdtMayMove(await tokenStanding(chain, networkSettings.usdtContract, await signer.address())),
     };

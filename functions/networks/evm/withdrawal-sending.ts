@@ -6,6 +6,7 @@ import { inParallel } from '../../shared/in-parallel.ts';
 import { DEFAULT_REPLACE_AFTER_SECONDS } from './settings.ts';
 import { withdrawalView, type Withdrawal } from '../../withdrawals/withdrawals.ts';
 import { complete, fail, failSanctioned, networkCostOf, FINISH_RESERVE_MS, sanctionedNow, sendableWithdrawals, spendableFloat, stuckProcessing, withdrawalPagesIn, SETTLE_IN_FLIGHT, type SendResult, type SettleOptions, type SettleResult, type WithdrawalSendingStore } from '../../withdrawals/withdrawal-sending.ts';
+import type { EvmChain } from './evm-chain.ts';
 import { broadcastOrFill, countAtFinal, dueForReplacement, nonceHolder, nonceOutcome, replaceOrRebroadcast, replaceUnmined, takenAt, withNextNonce, type EvmReceiptReader, type NonceBroadcaster, type NonceSequence, type NonceSlot, type Replacement, type ReplaceableTransaction, type SignedPayout, type VersionFields } from './nonce-sequence.ts';
 
 /**
@@ -81,7 +82,8 @@ export interface EvmSendingDeps {
   chain: EvmReceiptReader;
   payouts: EvmPayouts;
   store: EvmSendingStore;
-  /** USDT the hot wallet holds, in 6 decimals (withdrawal-sending.ts SendingDeps). */
+  /** USDT the hot wallet holds, in 6 decimals (withdrawal-sending.ts SendingDeps), at the final
+   * block: hotWalletUsdtAtFinal. */
   hotWalletUsdt?: () => Promise<bigint | null>;
   /** A payout the node took this long ago and has not mined is replaced at a higher fee
    * (EVM_NETWORKS replaceAfterSeconds). Absent: DEFAULT_REPLACE_AFTER_SECONDS. */
@@ -100,6 +102,21 @@ export interface EvmSendResult extends SendResult {
   /** Withdrawals left pending because the fee cap is below the network's base fee. */
   feeCapReached: number;
 }
+
+/**
+ * The hot wallet's USDT (6 decimals) for the float, read at the final block. The float takes every
+ * `processing` payout off it, and one mined but not yet final has already left the latest block's
+ * balance: read there, it was taken off twice until it settled, which on Ethereum (finalized 13–19
+ * minutes behind) or Arbitrum (~20) kept payouts the wallet covered waiting pending, and fired
+ * HotWalletShort. At the final block each payout is taken off once; USDT that arrived since (a
+ * sweep, a funding) counts once final, so the float still errs low, never high.
+ */
+export const hotWalletUsdtAtFinal =
+  (chain: Pick<EvmChain, 'finalBlock' | 'tokenBalance'>, usdtContract: string, wallet: () => Promise<string>, unit: bigint) =>
+  async (): Promise<bigint> => {
+    const [final, address] = await Promise.all([chain.finalBlock(), wallet()]);
+    return (await chain.tokenBalance(usdtContract, address, final.number)) / unit;
+  };
 
 export async function sendEvmWithdrawals(deps: EvmSendingDeps): Promise<EvmSendResult> {
   const now = deps.now ?? (() => new Date());
@@ -283,7 +300,9 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps, { hotWalletMayS
   let wallet: Promise<string> | undefined;
   let capBelowBaseFee: Promise<{ cap: bigint; baseFee: bigint } | null> | undefined;
   const underCap: string[] = [];
+  /** Still processing, not in a block; and in a block, not yet final (the stuck alarm's two clocks). */
   const remaining: Withdrawal[] = [];
+  const awaitingFinality: Withdrawal[] = [];
   const settle = async (withdrawal: Withdrawal) => {
     final ??= deps.chain.finalBlock();
     const outcome = await nonceOutcome(deps.chain, nonceTransactionOf(withdrawal), await final);
@@ -305,8 +324,11 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps, { hotWalletMayS
       }
       return;
     }
+    if (outcome.inBlock) {
+      awaitingFinality.push(withdrawal); // in a block, not yet final
+      return;
+    }
     remaining.push(withdrawal);
-    if (outcome.inBlock) return; // in a block, not yet final
     // No receipt for any version, yet the wallet's count at the final block says its nonce is used.
     // That alone proves nothing (a backend behind a load balancer may lack the receipt of a payout
     // mined long ago): it is signed again on a nonce of its own (past every nonce used on chain), as
@@ -386,9 +408,21 @@ export async function settleEvmWithdrawals(deps: EvmSendingDeps, { hotWalletMayS
   if (heldBack > 0) log.warn("the hot wallet's USDT may not move: processing payouts wait, neither broadcast again nor replaced", { withdrawals: heldBack });
   const underBaseFee = await capBelowBaseFee;
   if (underBaseFee) logFeeCapBelowBaseFee(log, underBaseFee, { unmined: result.feeCapReached, withdrawalIds: underCap.slice(0, LOGGED_IDS) });
-  result.stuck = stuckProcessing(remaining, now());
+  result.stuck = oldestOf(stuckProcessing(remaining, now()), stuckProcessing(awaitingFinality, now(), FINALITY_STALLED_MS));
   return result;
 }
+
+/**
+ * A payout in a block waits for its network's finality, not for Cambio: Ethereum's finalized block
+ * trails by 13–19 minutes, Arbitrum's by ~20, so STUCK_PROCESSING_MS (TRON's minute, with room) would
+ * put WithdrawalsStuckProcessing in alarm for ordinary payouts there, and teach people to ignore it.
+ * One mined an hour ago and still not final means the chain's finality, or the node's view of it,
+ * has stalled: that is stuck.
+ */
+const FINALITY_STALLED_MS = 60 * 60_000;
+
+/** The stuck count of both clocks, and the older of their oldest. */
+const oldestOf = (a: SettleResult['stuck'], b: SettleResult['stuck']): SettleResult['stuck'] => ({ count: a.count + b.count, oldestAgeSeconds: Math.max(a.oldestAgeSeconds, b.oldestAgeSeconds) });
 
 const replaceAfterMs = (deps: EvmSendingDeps) => deps.replaceAfterMs ?? DEFAULT_REPLACE_AFTER_SECONDS * 1000;
 
