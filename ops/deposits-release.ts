@@ -15,6 +15,7 @@ import { JavaMissingError } from '#local/dynamodb-local';
 import { withLocalData } from '#local/local-data';
 import { parseSettings } from '#functions/settings/schema';
 import { STAGES } from '../config/stages.ts';
+import { errorText } from './error-text.ts';
 import { stageChainSettings, stageTableOf } from './stage-table.ts';
 
 /**
@@ -26,8 +27,10 @@ import { stageChainSettings, stageTableOf } from './stage-table.ts';
  * log in the same transaction, with the reason and who ran the command. Clearing a sanctioned payer
  * releases the sanction alone: where the token's issuer freezes the deposit's address now (read on
  * the stage's chain), the money cannot move, and it stays held for the freeze, credited by the
- * poller once the address is unfrozen; each transfer's outcome is printed. Releasing again changes
- * nothing (exit 0, "nothing held") but a frozen-address hold, which a release credits. Locally it
+ * poller once the address is unfrozen, and so do a payment held for the freeze beside it and a
+ * credit the freeze took back before (given back by the sweeper once unfrozen). Each outcome is printed; a transfer kept held is audited as
+ * `deposit.kept_held`, not `deposit.released`. Releasing again changes nothing (exit 0, "nothing
+ * held") but a frozen-address hold, which a release credits: that decides the freeze. Locally it
  * works on the running `npm start` (or .data/; `--table` names another table of the local DynamoDB);
  * on a deployed stage pass the stage and its table with your AWS credentials. Exits 2 on bad usage,
  * 1 on a failure.
@@ -55,7 +58,8 @@ const { stage, table } = stageTableOf(values, refuse);
 const deployedTable = stage === 'local' && table ? Object.keys(STAGES).find((name) => name !== 'local' && table.startsWith(`Cambio-${name}-`)) : undefined;
 if (deployedTable) refuse(`--table ${table} is the ${deployedTable} stage's table: add --stage ${deployedTable}.`);
 
-/** The company's audit entry of this decision: the reason, who ran the command, and what was released. */
+/** The company's audit entry of this decision: the reason, who ran the command, and what was released
+ * (made a `deposit.kept_held` where the money stays held: releaseHeldTransfer). */
 const releasedAudit = (companyId: string, now: Date, released: Record<string, string>) =>
   auditEntry(
     companyId,
@@ -68,8 +72,8 @@ const releasedAudit = (companyId: string, now: Date, released: Record<string, st
   );
 
 /** The issuer's freezes of USDT on a network, read on the stage's chain (connected once, when first
- * needed: only a sanctioned payer's release reads them). A network the stage does not open throws:
- * nothing is released unchecked. */
+ * needed: only a release clearing a sanctioned payer reads them). A network the stage does not open
+ * throws: nothing is released unchecked. */
 function freezesOn(db: ReturnType<typeof createDocumentClient>, tableName: string) {
   const readers = new Map<NetworkName, (addresses: string[]) => Promise<Set<string>>>();
   return (network: NetworkName) => async (addresses: string[]) => {
@@ -85,9 +89,18 @@ function freezesOn(db: ReturnType<typeof createDocumentClient>, tableName: strin
   };
 }
 
-/** A held transfer released (credited), or, its payer's sanction cleared while the issuer freezes the
- * deposit's address, kept held for the freeze (`keptHeldFor`). */
-type Outcome = { network: string; txHash: string | null; amount: bigint; holdReason: string; keptHeldFor?: 'address_frozen' | 'sender_sanctioned' };
+/** A held transfer (or, with no `txHash`, a credit a freeze took back) released (credited), or kept
+ * held (`keptHeldFor`): for the freeze where a sanction is cleared while the issuer freezes the
+ * deposit's address, for the sanction where a frozen-address hold's payer is listed since. */
+type Outcome = {
+  network: string;
+  txHash: string | null;
+  amount: bigint;
+  holdReason: string;
+  keptHeldFor?: 'address_frozen' | 'sender_sanctioned';
+  /** Kept held by this run without a write: a frozen-address hold beside a sanction it clears. */
+  unwritten?: true;
+};
 
 async function release(endpoint: string | undefined, tableName: string) {
   const db = createDocumentClient(endpoint);
@@ -97,7 +110,16 @@ async function release(endpoint: string | undefined, tableName: string) {
     const freezes = freezesOn(db, tableName);
     for (const network of NETWORK_NAMES) {
       const store = new DynamoDepositChainStore(db, tableName, network);
-      for (const record of (await store.heldTransfers()).filter((held) => held.depositId === depositId)) {
+      const held = (await store.heldTransfers()).filter((one) => one.depositId === depositId);
+      // A run that clears a sanctioned payer decides the sanction, not the freeze: a frozen-address
+      // hold beside it (a payment after the freeze) stays held in that run, as a credit the freeze
+      // took back does (below); released alone, in a run of its own, it decides the freeze.
+      const clearsASanction = held.some((one) => one.holdReason === 'sender_sanctioned');
+      for (const record of held) {
+        if (clearsASanction && record.holdReason === 'address_frozen') {
+          outcomes.push({ network, txHash: record.txHash, amount: record.amount, holdReason: 'address_frozen', keptHeldFor: 'address_frozen', unwritten: true });
+          continue;
+        }
         const now = new Date();
         const audit = releasedAudit(record.companyId, now, { holdReason: record.holdReason ?? 'unknown', txHash: record.txHash, amount: formatAmount(record.amount, 'USDT') });
         // A split is screened as the poller screens it: a listed destination gets nothing.
@@ -107,12 +129,16 @@ async function release(endpoint: string | undefined, tableName: string) {
         const keptHeldFor = outcome === 'held_frozen' ? ('address_frozen' as const) : outcome === 'held_sanctioned' ? ('sender_sanctioned' as const) : undefined;
         outcomes.push({ network, txHash: record.txHash, amount: record.amount, holdReason: record.holdReason ?? 'unknown', ...(keptHeldFor && { keptHeldFor }) });
       }
-      // A credit taken back because the issuer froze the address after it: released as a whole.
+      // A credit taken back because the issuer froze the address after it: released as a whole, but
+      // not by a run that clears a sanction, which decides the sanction and not the freeze: while the
+      // address is frozen, the credit stays held with it.
       const owner = (await new DynamoSweepDueList(db, tableName, network).frozenCreditDeposits({ alsoConfirming: true })).find((one) => one.depositId === depositId);
       if (!owner) continue;
       const audit = (amount: bigint) => releasedAudit(owner.companyId, new Date(), { holdReason: 'address_frozen', amount: formatAmount(amount, 'USDT') });
-      const outcome = await releaseFrozenDepositCredit({ store }, owner, audit);
-      if (outcome !== 'not_held') outcomes.push({ network, txHash: null, amount: outcome.released, holdReason: 'address_frozen' });
+      const outcome = await releaseFrozenDepositCredit({ store, ...(clearsASanction && { holds: { frozenAddresses: freezes(network) } }) }, owner, audit);
+      if (outcome === 'not_held') continue;
+      if ('keptHeld' in outcome) outcomes.push({ network, txHash: null, amount: outcome.keptHeld, holdReason: 'address_frozen', keptHeldFor: 'address_frozen', unwritten: true });
+      else outcomes.push({ network, txHash: null, amount: outcome.released, holdReason: 'address_frozen' });
     }
     return outcomes;
   } finally {
@@ -120,9 +146,28 @@ async function release(endpoint: string | undefined, tableName: string) {
   }
 }
 
+/** One outcome in words: what happened to the money, and what happens to it next. */
+function said(one: Outcome): string {
+  const what = one.txHash ? `transaction ${one.txHash}` : 'its credit, taken back when the address was frozen after it';
+  const head = `${formatAmount(one.amount, 'USDT')} USDT of ${depositId} on ${one.network} (held: ${one.holdReason}; ${what})`;
+  if (one.unwritten && !one.txHash) {
+    return `Kept held ${head}: clearing a payer's sanction does not decide the freeze, and USDT's issuer freezes the deposit address, so the money cannot move. Nothing written for it; it is given back once the issuer unfreezes the address. Running this again would credit it while it is frozen, at Cambio's risk.`;
+  }
+  if (one.unwritten) {
+    return `Kept held ${head}: this run clears a payer's sanction, which does not decide the freeze. Nothing written for it; the poller credits it once the issuer unfreezes the address. Running this again, with no sanction left to clear, would credit it while it is frozen, at Cambio's risk.`;
+  }
+  if (one.keptHeldFor === 'address_frozen') {
+    return `Kept held ${head}: its payer's sanction is cleared, audited, but USDT's issuer freezes the deposit address, so the money cannot move. Now held: address_frozen; the poller credits it once the issuer unfreezes the address. Running this again would credit it while it is frozen, at Cambio's risk.`;
+  }
+  if (one.keptHeldFor === 'sender_sanctioned') {
+    return `Kept held ${head}: its payer is on the screening list now, so it is not credited. Now held: sender_sanctioned, audited. Releasing that is a decision on the sanction: run this again only once it is cleared.`;
+  }
+  return `Released ${head}: credited to the company, audited.`;
+}
+
 try {
   const outcomes = table ? await release(parseSettings(['DYNAMODB_ENDPOINT'], process.env).DYNAMODB_ENDPOINT, table) : await withLocalData(release);
-  const asJson = ({ keptHeldFor: _kept, ...one }: Outcome) => ({ ...one, amount: formatAmount(one.amount, 'USDT') });
+  const asJson = ({ keptHeldFor: _kept, unwritten: _unwritten, ...one }: Outcome) => ({ ...one, amount: formatAmount(one.amount, 'USDT') });
   const released = outcomes.filter((one) => !one.keptHeldFor);
   const keptHeld = outcomes.filter((one) => one.keptHeldFor);
   if (values.json) {
@@ -130,18 +175,9 @@ try {
   } else if (outcomes.length === 0) {
     console.log(`Nothing held on ${depositId}: it is not held (released already, unfrozen, or never held). Nothing written.`);
   } else {
-    for (const one of outcomes) {
-      const what = one.txHash ? `transaction ${one.txHash}` : 'its credit, taken back when the address was frozen after it';
-      console.log(
-        one.keptHeldFor === 'address_frozen'
-          ? `Kept held ${formatAmount(one.amount, 'USDT')} USDT of ${depositId} on ${one.network} (held: ${one.holdReason}; ${what}): its payer's sanction is cleared, audited, but USDT's issuer freezes the deposit address, so the money cannot move. Now held: address_frozen; the poller credits it once the issuer unfreezes the address. Running this again would credit it while it is frozen, at Cambio's risk.`
-          : one.keptHeldFor === 'sender_sanctioned'
-            ? `Kept held ${formatAmount(one.amount, 'USDT')} USDT of ${depositId} on ${one.network} (held: ${one.holdReason}; ${what}): its payer is on the screening list now, so it is not credited. Now held: sender_sanctioned, audited. Releasing that is a decision on the sanction: run this again only once it is cleared.`
-            : `Released ${formatAmount(one.amount, 'USDT')} USDT of ${depositId} on ${one.network} (held: ${one.holdReason}; ${what}): credited to the company, audited.`,
-      );
-    }
+    for (const one of outcomes) console.log(said(one));
   }
 } catch (error) {
-  console.error(error instanceof JavaMissingError ? error.message : `deposits:release failed: ${String(error)}`);
+  console.error(error instanceof JavaMissingError ? error.message : `deposits:release failed: ${errorText(error)}`);
   process.exitCode = 1;
 }

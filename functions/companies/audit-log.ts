@@ -38,6 +38,7 @@ export type AuditAction =
   | 'webhook.resent'
   | 'deposit.payment_simulated'
   | 'deposit.released'
+  | 'deposit.kept_held'
   | 'company.rate_limit_changed'
   | 'withdrawal.sent'
   | 'withdrawal_limit.changed'

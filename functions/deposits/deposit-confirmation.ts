@@ -294,6 +294,15 @@ async function readReceipts(
   return unread;
 }
 
+/** Whether the token's issuer freezes the deposit's address now, read for it alone. */
+async function frozenNow(holds: Pick<DepositHolds, 'frozenAddresses'>, deposit: Deposit): Promise<boolean> {
+  return (await holds.frozenAddresses([deposit.address])).has(deposit.address);
+}
+
+/** The audit entry of a person's release that keeps the money held (`keptHeldFor` says for what): a
+ * company reading its audit log must not take it for money released (`deposit.released`). */
+const keptHeldAudit = (audit: AuditEntry, keptHeldFor: HoldReason): AuditEntry => ({ ...audit, action: 'deposit.kept_held', details: { ...audit.details, keptHeldFor } });
+
 /**
  * A person's release of a held transfer (`npm run deposits:release`): credited as its confirmation
  * would have been, with `audit` written in the same transaction. 'not_held' when the transfer is no
@@ -301,12 +310,13 @@ async function readReceipts(
  *
  * A sanctioned payer's hold is lifted and no more: where the token's issuer freezes the deposit's
  * address now (`holds.frozenAddresses`, read for it alone), its money cannot move and is not
- * credited. It stays held for the freeze ('held_frozen': clearSanctionWhileFrozen, `audit` saying
- * so), and the poller credits it once the address is unfrozen, as any frozen-address hold. A
- * frozen-address hold is credited frozen or not: that release is a decision on the freeze itself
- * (docs/token-controls.md), not on the payer: its payers are screened again first, as the poller's
- * release after an unfreeze screens them (releaseUnfrozen), and one listed since keeps it held, now
- * as `sender_sanctioned` ('held_sanctioned', `audit` saying so), for a person's decision on that.
+ * credited. It stays held for the freeze ('held_frozen': clearSanctionWhileFrozen, `audit` made a
+ * `deposit.kept_held`), and the poller credits it once the address is unfrozen, as any
+ * frozen-address hold. A frozen-address hold is credited frozen or not: that release is a decision
+ * on the freeze itself (docs/token-controls.md), not on the payer: its payers are screened again
+ * first, as the poller's release after an unfreeze screens them (releaseUnfrozen), and one listed
+ * since keeps it held, now as `sender_sanctioned` ('held_sanctioned', a `deposit.kept_held` too),
+ * for a person's decision on that.
  * Without `holds` (as the jobs, a test's chain without them), nothing is read.
  */
 export async function releaseHeldTransfer(
@@ -330,15 +340,15 @@ export async function releaseHeldTransfer(
       keptForTheSanction = listedPayer;
       if (listedPayer) {
         const change = reholdTransfer(deposit, record, 'sender_sanctioned', now());
-        return change && { ...change, audit: { ...audit, details: { ...audit.details, keptHeldFor: 'sender_sanctioned' } } };
+        return change && { ...change, audit: keptHeldAudit(audit, 'sender_sanctioned') };
       }
     }
     if (tx.status === 'held' && tx.holdReason === 'sender_sanctioned' && deps.holds) {
-      frozen ??= (await deps.holds.frozenAddresses([deposit.address])).has(deposit.address);
+      frozen ??= await frozenNow(deps.holds, deposit);
       keptForTheFreeze = frozen;
       if (frozen) {
         const change = clearSanctionWhileFrozen(deposit, record, now());
-        return change && { ...change, audit: { ...audit, details: { ...audit.details, keptHeldFor: 'address_frozen' } } };
+        return change && { ...change, audit: keptHeldAudit(audit, 'address_frozen') };
       }
     }
     // Its confirmations as last counted: a release is no chain read.
@@ -354,20 +364,33 @@ export async function releaseHeldTransfer(
  * A person's release of a credit taken back because the deposit's address was frozen after it
  * (`npm run deposits:release`; deposit-transitions.ts releaseFrozenCredit), with `audit` in the same
  * transaction. 'not_held' when nothing is taken back (released already, or unfrozen).
+ *
+ * Without `holds` the release is a decision on the freeze (docs/token-controls.md), credited frozen
+ * or not, as a frozen-address hold is. With them, it comes with a sanctioned payer's clearing, which
+ * decides the sanction and not the freeze: where the issuer freezes the deposit's address now (read
+ * as releaseHeldTransfer reads it), the credit cannot move and is not released ('keptHeld', nothing
+ * written): it stays taken back, given back once the issuer unfreezes the address (unfreezeCredit).
  */
 export async function releaseFrozenDepositCredit(
-  deps: Pick<DepositJobDeps, 'store' | 'now'>,
+  deps: Pick<DepositJobDeps, 'store' | 'now'> & { holds?: Pick<DepositHolds, 'frozenAddresses'> },
   owner: AddressOwner,
   audit: (amount: bigint) => AuditEntry,
-): Promise<{ released: bigint } | 'not_held'> {
+): Promise<{ released: bigint } | { keptHeld: bigint } | 'not_held'> {
   const now = deps.now ?? (() => new Date());
-  let released = 0n;
-  const outcome = await withDeposit(deps.store, owner, (deposit) => {
+  let taken = 0n;
+  let frozen: boolean | undefined;
+  const outcome = await withDeposit(deps.store, owner, async (deposit) => {
+    taken = deposit.frozenCredit ?? 0n;
+    if (taken <= 0n) return null;
+    if (deps.holds) {
+      frozen ??= await frozenNow(deps.holds, deposit);
+      if (frozen) return null;
+    }
     const change = releaseFrozenCredit(deposit, now());
-    released = deposit.frozenCredit ?? 0n;
-    return change && { ...change, audit: audit(released) };
+    return change && { ...change, audit: audit(taken) };
   });
-  return outcome === 'applied' ? { released } : 'not_held';
+  if (outcome === 'applied') return { released: taken };
+  return frozen ? { keptHeld: taken } : 'not_held';
 }
 
 /** What an expiry run did: deposits expired, and those left unexpired because their address holds

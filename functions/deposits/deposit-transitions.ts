@@ -375,7 +375,8 @@ function creditMoved(
  * A person's release of a credit freezeCredit took back (`npm run deposits:release`), the address
  * still frozen: credited again as an unfreeze would, the address left set aside, and the amount
  * taken off the count of what a freeze takes back, so the sweeper finding the address still frozen
- * never undoes the decision.
+ * never undoes the decision. A decision on the freeze alone: a release that clears a sanctioned
+ * payer does not make it while the address is frozen (releaseFrozenDepositCredit).
  */
 export function releaseFrozenCredit(deposit: Deposit, now: Date): DepositChange | null {
   const change = unfreezeCredit(deposit, now);

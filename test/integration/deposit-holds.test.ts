@@ -4,12 +4,14 @@ import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, depositView, type Deposit } from '#functions/deposits/deposits';
 import type { DepositHolds } from '#functions/deposits/deposit-chain';
 import { confirmDeposits, releaseHeldTransfer, releaseUnfrozen } from '#functions/deposits/deposit-confirmation';
+import { returnUnfrozen, setAsideFrozen } from '#functions/deposits/frozen-addresses';
 import { auditEntry } from '#functions/companies/audit-log';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { tronSandboxIssuer } from '#functions/networks/tron/sandbox-issuer';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoAuditLogStore } from '#adapters/dynamo/audit-log-store';
+import { DynamoSweepDueList } from '#adapters/dynamo/sweep-due-list';
 import { useFreshTable } from '../support/dynamo.ts';
 import { runOpsCommand } from '../support/ops-commands.ts';
 import { expectLedgerMatchesBalances, usdt } from '../support/money.ts';
@@ -169,7 +171,7 @@ describe('a payment from a sanctioned address', () => {
     expect(await usdtBalance()).toMatchObject({ available: 0n, held: usdt('2') });
     expect(await eventTypes()).toEqual(['deposit.confirming', 'deposit.held', 'deposit.held']);
     const log = await new DynamoAuditLogStore(env.db, env.tableName).auditPage(companyId, { limit: 10 });
-    expect(log.records.map((entry) => entry.details)).toEqual([{ reason: 'cleared by compliance', keptHeldFor: 'address_frozen' }]);
+    expect(log.records.map((entry) => [entry.action, entry.details])).toEqual([['deposit.kept_held', { reason: 'cleared by compliance', keptHeldFor: 'address_frozen' }]]);
     expect(await releaseUnfrozen(deps())).toBe(0);
 
     // Unfrozen, the poller credits it: the person's decision stands though the payer is still listed.
@@ -207,6 +209,8 @@ describe('a payment from a sanctioned address', () => {
     // Released again, it is a decision on the sanction: the address still frozen, it stays held for the freeze.
     expect(await releaseHeldTransfer(deps(), await held(), audit())).toBe('held_frozen');
     expect(await usdtBalance()).toMatchObject({ available: 0n, held: usdt('40') });
+    const log = await new DynamoAuditLogStore(env.db, env.tableName).auditPage(companyId, { limit: 10 });
+    expect(log.records.map((entry) => [entry.action, entry.details?.keptHeldFor])).toEqual([['deposit.kept_held', 'address_frozen'], ['deposit.kept_held', 'sender_sanctioned']]);
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 
@@ -270,10 +274,62 @@ describe('npm run deposits:release', () => {
     expect(run.stdout).toContain('Now held: address_frozen');
     expect(depositView(await read(deposit))).toMatchObject({ status: 'held', holdReason: 'address_frozen', creditedAmount: '0.000000' });
     expect(await usdtBalance()).toMatchObject({ available: 0n, held: usdt('6') });
+    // Audited as what it is: the money kept held, not released.
+    const log = await new DynamoAuditLogStore(env.db, env.tableName).auditPage(companyId, { limit: 10 });
+    expect(log.records).toMatchObject([{ action: 'deposit.kept_held', target: deposit.id, details: { reason: 'cleared by compliance: ticket 43', holdReason: 'sender_sanctioned', keptHeldFor: 'address_frozen' } }]);
 
     await issuer.unfreeze(deposit.address);
     expect(await releaseUnfrozen(deps())).toBe(1);
     expect(await usdtBalance()).toMatchObject({ available: usdt('6'), held: 0n });
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+
+  it('clearing a sanctioned payer does not give back a credit the freeze took back, nor credit a payment held for the freeze, while the address is frozen: kept held, audited as such, credited once unfrozen', async () => {
+    // A clean payment credited, then the issuer freezes the address and the sweeper takes the credit back.
+    const deposit = await newDeposit();
+    await pay(deposit.address, '100');
+    await settle();
+    expect(await usdtBalance()).toMatchObject({ available: usdt('100'), held: 0n });
+    await issuer.freeze(deposit.address);
+    const sweepLists = new DynamoSweepDueList(env.db, env.tableName, 'tron');
+    const frozenAmong = (addresses: string[]) => chain.frozenAmong(USDT, addresses);
+    const usdtAt = (addresses: string[]) => chain.usdtBalances(USDT, addresses);
+    await setAsideFrozen(sweepLists, frozenAmong, [deposit.address], usdtAt);
+    expect(await read(deposit)).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt('100') });
+    // A clean payer pays the frozen address (held for the freeze), then a sanctioned one.
+    await pay(deposit.address, '4');
+    await settle();
+    await pay(deposit.address, '6', SANCTIONED_PAYER);
+    await settle();
+    expect(depositView(await read(deposit))).toMatchObject({ status: 'held' });
+    expect(await usdtBalance()).toMatchObject({ available: 0n, held: usdt('110') });
+
+    const run = await release(['--deposit', deposit.id, '--reason', 'payer cleared by compliance: ticket 44', '--table', env.tableName, '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      depositId: deposit.id,
+      released: [],
+      keptHeld: expect.arrayContaining([
+        { network: 'tron', txHash: expect.any(String), amount: '4.000000', holdReason: 'address_frozen', keptHeldFor: 'address_frozen' },
+        { network: 'tron', txHash: expect.any(String), amount: '6.000000', holdReason: 'sender_sanctioned', keptHeldFor: 'address_frozen' },
+        { network: 'tron', txHash: null, amount: '100.000000', holdReason: 'address_frozen', keptHeldFor: 'address_frozen' },
+      ]),
+    });
+    expect(JSON.parse(run.stdout).keptHeld).toHaveLength(3);
+    // The freeze is not decided: nothing that cannot move is available.
+    expect(await usdtBalance()).toMatchObject({ available: 0n, held: usdt('110') });
+    expect(await read(deposit)).toMatchObject({ status: 'held', creditedAmount: 0n, frozenCredit: usdt('100') });
+    const log = await new DynamoAuditLogStore(env.db, env.tableName).auditPage(companyId, { limit: 10 });
+    expect(log.records.map((entry) => [entry.action, entry.target, entry.details?.keptHeldFor])).toEqual([['deposit.kept_held', deposit.id, 'address_frozen']]);
+    await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+
+    // Unfrozen: the poller credits the payment, the sweeper gives the credit back.
+    await issuer.unfreeze(deposit.address);
+    expect(await releaseUnfrozen(deps())).toBe(2);
+    await returnUnfrozen(sweepLists, frozenAmong, usdtAt);
+    expect(await usdtBalance()).toMatchObject({ available: usdt('110'), held: 0n });
+    expect(depositView(await read(deposit))).toMatchObject({ status: 'completed', creditedAmount: '110.000000' });
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
   });
 

@@ -3,7 +3,8 @@ import { auditLogApi } from '../api/audit-log.ts';
 import type { AuditEntry } from '../api/types.ts';
 import { ErrorMessage, formatTime, Table, useTitle } from '../components/ui.tsx';
 
-const ACTIONS: Record<string, string> = {
+// Every action the server writes (its AuditAction): one added there without a label here fails the type check.
+const ACTIONS: Record<AuditEntry['action'], string> = {
   signed_up: 'Signed up',
   'email.verified': 'Confirmed their email',
   signed_in: 'Signed in',
@@ -33,6 +34,8 @@ const ACTIONS: Record<string, string> = {
   'webhook.test_sent': 'Sent a test event',
   'webhook.resent': 'Resent an event',
   'deposit.payment_simulated': 'Simulated a payment to',
+  'deposit.released': 'Released held deposit',
+  'deposit.kept_held': 'Kept held deposit',
   'withdrawal.sent': 'Sent withdrawal',
   'withdrawal_limit.changed': 'Changed the daily withdrawal limit',
   'company.rate_limit_changed': 'Changed the API rate limit',
@@ -40,6 +43,12 @@ const ACTIONS: Record<string, string> = {
   'withdrawal_address.removed': 'Removed withdrawal address',
   'withdrawal_allowlist.enabled': 'Turned on the withdrawal allowlist',
   'withdrawal_allowlist.disabled': 'Turned off the withdrawal allowlist',
+};
+
+/** Why a person's release kept a deposit's money held (an entry's `keptHeldFor`). */
+const KEPT_HELD_FOR: Record<string, string> = {
+  address_frozen: "the token's issuer freezes its address",
+  sender_sanctioned: 'its payer is on the sanctions list',
 };
 
 /** What an entry's details add to its action, in words. */
@@ -57,7 +66,7 @@ function detailsOf(details: Record<string, string> | null): string {
     return ` (${[details.access === 'read' && 'read only', details.allowedIps && `from ${details.allowedIps.split(' ').join(', ')}`].filter(Boolean).join(', ')})`;
   }
   if (details.amount && details.address) return ` (${details.amount} USDT to ${details.address})`;
-  if (details.amount) return ` (${details.amount} USDT${details.txHash ? `, transaction ${details.txHash.slice(0, 10)}…` : ''})`;
+  if (details.amount) return ` (${details.amount} USDT${details.txHash ? `, transaction ${details.txHash.slice(0, 10)}…` : ''}${details.keptHeldFor ? `, now held: ${KEPT_HELD_FOR[details.keptHeldFor] ?? details.keptHeldFor}` : ''})`;
   return '';
 }
 
