@@ -6,9 +6,10 @@ import { chainsOf } from '#functions/networks/chain-registry';
 import { DynamoRescanCursor, DynamoScanCursor, type RescanProgress } from '#adapters/dynamo/deposit-chain-store';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { onStageTable, stageChainSettings, stageTableOf } from './stage-table.ts';
+import { errorText } from './error-text.ts';
 
 /**
- * `npm run deposits:rescan -- --network <n> --from-block <b> [--to-block <c>] [--stage <s> --table <TableName>] [--json]`:
+ * `npm run deposits:rescan -- --network <n> --from-block <b> [--to-block <c>] [--stage sandbox|production --table <TableName>] [--json]`:
  * has the network's deposit poller read blocks `b`–`c` again (by default up to the newest block its
  * live scan has read), beside its live scan and in the time that scan leaves each run, so new
  * payments are not held back (docs/reconciliation.md, "USDT no scan recorded"). A payment no scan
@@ -16,10 +17,11 @@ import { onStageTable, stageChainSettings, stageTableOf } from './stage-table.ts
  * address that no scan recorded` and counts it in UnrecordedDepositUsdt) is then recorded and
  * credited as any other; what was recorded already is not recorded again. One rescan at a time per
  * network: `--status` says how far the last one has come. Locally it works on the running `npm
- * start` (or .data/); on a deployed stage pass the stage and its table with your AWS credentials.
+ * start` (or .data/); on a deployed stage pass the stage and its table with your AWS credentials
+ * (a table without its stage is refused: it would rescan the local data, not the stage's).
  * Exits 2 on bad usage, 1 on a failure or while another rescan of the network is under way.
  */
-const USAGE = `Usage: npm run deposits:rescan -- --network <${NETWORK_CHOICE}> (--from-block <block> [--to-block <block>] | --status) [--stage <local|sandbox|production> --table <TableName>] [--json]`;
+const USAGE = `Usage: npm run deposits:rescan -- --network <${NETWORK_CHOICE}> (--from-block <block> [--to-block <block>] | --status) [--stage sandbox|production --table <TableName>] [--json]`;
 
 function refuse(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -46,6 +48,7 @@ const toBlock = blockArgument('to-block');
 if (values.status ? fromBlock !== undefined || toBlock !== undefined : fromBlock === undefined) refuse('Give --from-block (and perhaps --to-block) to start a rescan, or --status alone to see the last one.');
 if (fromBlock !== undefined && toBlock !== undefined && toBlock < fromBlock) refuse(`--to-block (${toBlock}) must not be before --from-block (${fromBlock}).`);
 const { stage, table } = stageTableOf(values, refuse);
+if (stage === 'local' && table) refuse('--table goes with --stage sandbox|production; without --stage the command works on the local runtime.');
 
 type Outcome =
   | { result: 'started' | 'in_progress'; rescan: RescanProgress }
@@ -105,6 +108,6 @@ try {
     console.error(error.message);
     process.exit(1);
   }
-  console.error(`deposits:rescan failed: ${String(error)}`);
+  console.error(`deposits:rescan failed: ${errorText(error)}`);
   process.exitCode = 1;
 }

@@ -1,5 +1,6 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+import { operatorAuditEntry } from '#functions/operations/operator-audit';
 import { EVENT_TYPES } from '#functions/shared/events';
 import { isId } from '#functions/shared/ids';
 import { createDocumentClient } from '#adapters/dynamo/client';
@@ -7,21 +8,22 @@ import { DynamoDispatchStore } from '#adapters/dynamo/event-dispatch-store';
 import { parseSettings } from '#functions/settings/schema';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { withLocalData } from '#local/local-data';
-import { argumentsOf, refuser } from './screening-target.ts';
+import { argumentsOf, operator, refuser } from './screening-target.ts';
 
 /**
- * `npm run events:redeliver -- --company cmp_… --since <ISO time> [--type deposit.completed …]`:
+ * `npm run events:redeliver -- --company cmp_… --since <ISO time> [--type deposit.completed …] [--reason "<why>"]`:
  * for devops. Marks the company's events created since that time (of those types) for dispatch
  * again; the dispatcher (the local runtime's timer, the stack's scheduled catch-up pass) then sends each
  * to the webhooks subscribed to it now, with its original id and body, as a new round with a full
- * retry schedule. Local runtime data by default; `--table <name>` works on a deployed stage's
- * table with your AWS credentials.
+ * retry schedule. Who asked, for which events and why goes into the operator audit log
+ * (`events.redelivered`), as every operator command that changes the stage does. Local runtime data
+ * by default; `--table <name>` works on a deployed stage's table with your AWS credentials.
  */
 const USAGE =
-  'Usage: npm run events:redeliver -- --company cmp_... --since 2026-01-01T00:00:00Z [--type deposit.completed ...] [--table <name>] [--json]';
+  'Usage: npm run events:redeliver -- --company cmp_... --since 2026-01-01T00:00:00Z [--type deposit.completed ...] [--reason "<why>"] [--table <name>] [--json]';
 const refuse: (message: string) => never = refuser(USAGE);
 const { values } = argumentsOf(
-  { company: { type: 'string' }, since: { type: 'string' }, type: { type: 'string', multiple: true }, table: { type: 'string' }, json: { type: 'boolean', default: false } },
+  { company: { type: 'string' }, since: { type: 'string' }, type: { type: 'string', multiple: true }, reason: { type: 'string' }, table: { type: 'string' }, json: { type: 'boolean', default: false } },
   refuse,
 );
 
@@ -34,11 +36,18 @@ if (since.getTime() < 0) refuse('--since must be 1970-01-01 or later');
 const types = values.type?.flatMap((value) => value.split(',')).map((value) => value.trim()) ?? null;
 const unknown = types?.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type)) ?? [];
 if (unknown.length) refuse(`--type ${unknown.join(', ')} is not an event type (${EVENT_TYPES.join(', ')})`);
+const MAX_REASON_LENGTH = 500;
+const reason = values.reason?.trim();
+if (reason !== undefined && (reason.length === 0 || reason.length > MAX_REASON_LENGTH)) refuse(`--reason must say why, 1-${MAX_REASON_LENGTH} characters: it is kept in the audit log`);
 
 async function redeliver(endpoint: string | undefined, tableName: string) {
   const db = createDocumentClient(endpoint);
   try {
-    return await new DynamoDispatchStore(db, tableName).markForRedelivery(values.company!, since, types);
+    // Events sent again to a company's endpoints (a deposit.completed its systems may act on twice):
+    // the operator audit log says who asked, for which, and why.
+    const audit = (marked: unknown[]) =>
+      operatorAuditEntry('events.redelivered', operator(), values.company!, { since: since.toISOString(), types: types?.join(',') ?? 'all', count: String(marked.length), ...(reason && { reason }) }, new Date());
+    return await new DynamoDispatchStore(db, tableName).markForRedelivery(values.company!, since, types, new Date(), audit);
   } finally {
     db.destroy();
   }

@@ -9,6 +9,7 @@ import { evmAddressFromPublicKey } from '#functions/networks/evm/keys';
 import { EVM_NETWORKS } from '#functions/networks/evm/networks';
 import { EVM_NETWORK_NAMES, type EvmNetworkName } from '#functions/networks/names';
 import { deployForwarderFactory } from '#local/evm-contracts';
+import { errorText } from './error-text.ts';
 
 /**
  * `npm run evm:deploy-factory -- --network <name> --rpc-url <url> (--owner <0x…> | --owner-kms-key <key id or alias>) [--chain-id <id>]`,
@@ -112,7 +113,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   } catch (error) {
     // parseArgs refuses an unknown option (a key passed as an argument among them) with a TypeError.
     const usage = error instanceof Refusal || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(usage ? (error as Error).message : errorText(error));
     process.exit(usage ? 2 : 1);
   }
 }

@@ -22,6 +22,7 @@ import { LocalKeySigner } from '#adapters/signer/local-key-signer';
 import { localEvmSigner } from '#functions/networks/evm/signer';
 import { STAGES } from '../config/stages.ts';
 import { argumentsOf, operator, refuser } from './screening-target.ts';
+import { errorText } from './error-text.ts';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { runningRuntime, withLocalData } from '#local/local-data';
 
@@ -146,6 +147,6 @@ try {
   );
 } catch (error) {
   if (error instanceof FloatRefused) refuse(`Not recorded: ${error.message}.`);
-  console.error(error instanceof JavaMissingError ? error.message : `float:record failed: ${String(error)}`);
+  console.error(error instanceof JavaMissingError ? error.message : `float:record failed: ${errorText(error)}`);
   process.exitCode = 1;
 }

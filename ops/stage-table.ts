@@ -28,6 +28,9 @@ export function stageTableOf(values: { stage?: string; table?: string }, refuse:
 
 /** The stage's table: a deployed stage's, named, with the operator's AWS credentials; or the local runtime's data. */
 export function onStageTable(stage: StageName, table: string | undefined): OnTable {
+  // Each command refuses a table without its stage first (exit 2, its usage): dropped here, the
+  // command would act on the local data, exit 0, while the stage's table the operator named is untouched.
+  if (stage === 'local' && table) throw new Error(`--table ${table} names no table of the local runtime: give its --stage`);
   return async (work) => {
     const run = async (endpoint: string | undefined, tableName: string) => {
       const db = createDocumentClient(endpoint);

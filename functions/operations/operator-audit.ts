@@ -7,7 +7,7 @@ import { newId } from '../shared/ids.ts';
  * it tells of, and nothing updates or deletes it. Read with a Query of its partition
  * (docs/data-model.md, `OperatorAuditEntry`).
  */
-export type OperatorAction = 'screening.imported' | 'screening.added' | 'screening.removed' | 'float.recorded';
+export type OperatorAction = 'screening.imported' | 'screening.added' | 'screening.removed' | 'float.recorded' | 'events.redelivered';
 
 export interface OperatorAuditEntry {
   id: string;
@@ -15,7 +15,7 @@ export interface OperatorAuditEntry {
   /** Who: the operator's account on the machine that ran the command (`alice@ops-laptop`), or the
    * job (`job:screening-refresh`). In AWS, CloudTrail holds the IAM identity behind the write. */
   actor: string;
-  /** What was acted on: an address, a file or URL. */
+  /** What was acted on: an address, a file or URL, a company (whose events were sent again). */
   target: string;
   /** What changed and why (a stage entry's reason, an import's counts). Strings only. */
   details: Record<string, string>;

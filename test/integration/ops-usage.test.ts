@@ -40,6 +40,8 @@ describe('a flag or argument the command would ignore', () => {
   it.each([
     ['sandbox:pay --table without --stage sandbox (it would pay on the local data)', 'ops/sandbox-pay.ts', ['--table', 'Cambio-sandbox-Table', '--address', 'TA3rH2A7iHnm6pKH8gr9cK1EZnShnmZdFg', '--amount', '1'], '--table goes with --stage sandbox'],
     ['sandbox:pay --stage local --table', 'ops/sandbox-pay.ts', ['--stage', 'local', '--table', 'Cambio-sandbox-Table', '--address', 'TA3rH2A7iHnm6pKH8gr9cK1EZnShnmZdFg', '--amount', '1'], '--table goes with --stage sandbox'],
+    ['deposits:rescan --table without --stage (it would rescan the local data, not the table named)', 'ops/deposits-rescan.ts', ['--network', 'tron', '--from-block', '1', '--table', 'Cambio-production-Table'], '--table goes with --stage sandbox|production'],
+    ['deposits:rescan --stage local --table', 'ops/deposits-rescan.ts', ['--network', 'tron', '--status', '--stage', 'local', '--table', 'Cambio-production-Table'], '--table goes with --stage sandbox|production'],
     ['ledger:csv with a second folder (it would be ignored)', 'local/ledger-csv.ts', ['./export', './out'], 'One export folder only, got 2'],
   ])('%s: exit 2, a usage line, nothing written', async (_name, script, args, message) => {
     const run = await runOpsCommand(script, args, {}, folder);

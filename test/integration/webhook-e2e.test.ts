@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
+import { operatorAuditEntryItem } from '#adapters/dynamo/items/operator-audit-entry';
 import { webhookItem } from '#adapters/dynamo/items/webhook';
+import { itemsUnder } from '#adapters/dynamo/queries';
 import { MoneyTransaction } from '#adapters/dynamo/transaction';
 import { SandboxChain } from '#functions/networks/tron/sandbox-chain';
 import { domainEvent } from '#functions/shared/events';
@@ -11,6 +13,7 @@ import { parseAmount } from '#functions/shared/money';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import type { LocalRuntime } from '#local/runtime';
 import { STAGES } from '../../config/stages.ts';
+import { operator } from '../../ops/screening-target.ts';
 import { apiClient, startTestApi } from '../support/local-api.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -68,13 +71,28 @@ describe('a webhook registered on the local runtime', () => {
     expect(receiver.deliveries).toHaveLength(1);
 
     // npm run events:redeliver (the deployed-table form, pointed at this run's DynamoDB Local).
+    const since = new Date(Date.now() - 60_000).toISOString();
     const redeliver = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'ops/events-redeliver.ts', '--company', runtime.sandbox.companyId, '--since', new Date(Date.now() - 60_000).toISOString(), '--type', 'deposit.completed', '--table', runtime.tableName, '--json'],
+      ['--import', 'tsx', 'ops/events-redeliver.ts', '--company', runtime.sandbox.companyId, '--since', since, '--type', 'deposit.completed', '--reason', 'Endpoint down 10:00-10:20', '--table', runtime.tableName, '--json'],
       { encoding: 'utf8', timeout: 30_000, env: { ...process.env, DYNAMODB_ENDPOINT: runtime.dynamoEndpoint } },
     );
     expect(redeliver.stderr).toBe('');
     expect(JSON.parse(redeliver.stdout)).toEqual({ events: 1, eventIds: [event.id] });
+    // Who sent the company's events again, which and why: in the operator audit log.
+    const db = createDocumentClient(runtime.dynamoEndpoint);
+    const audits = (await itemsUnder(db, runtime.tableName, operatorAuditEntryItem.all())).map(operatorAuditEntryItem.fromItem).filter((entry) => entry.action === 'events.redelivered');
+    db.destroy();
+    expect(audits).toEqual([
+      {
+        id: expect.stringMatching(/^aud_/),
+        action: 'events.redelivered',
+        actor: operator(),
+        target: runtime.sandbox.companyId,
+        details: { since, types: 'deposit.completed', count: '1', reason: 'Endpoint down 10:00-10:20' },
+        createdAt: expect.any(String),
+      },
+    ]);
     const [, again] = await receiver.waitFor(2, 10_000);
 
     expect(again, 'the redelivery did not arrive').toBeDefined();
@@ -144,6 +162,9 @@ describe('npm run events:redeliver', () => {
     const unknownType = run('--company', 'cmp_01J00000000000000000000000', '--since', '2026-01-01T00:00:00Z', '--type', 'deposit.nope');
     expect(unknownType.status).toBe(2);
     expect(unknownType.stderr).toContain('deposit.nope is not an event type');
+    const blankReason = run('--company', 'cmp_01J00000000000000000000000', '--since', '2026-01-01T00:00:00Z', '--reason', '  ');
+    expect(blankReason.status).toBe(2);
+    expect(blankReason.stderr).toContain('--reason must say why');
   });
 });
 

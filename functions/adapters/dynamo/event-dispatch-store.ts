@@ -1,8 +1,10 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { OperatorAuditEntry } from '#functions/operations/operator-audit';
 import type { DispatchableEvent, DispatchStore } from '#functions/webhooks/webhook-delivery';
 import type { Webhook } from '#functions/webhooks/webhooks';
 import { eventIdBound, eventItem } from './items/event.ts';
 import type { Item } from './items/item.ts';
+import { operatorAuditEntryItem } from './items/operator-audit-entry.ts';
 import { webhookItem } from './items/webhook.ts';
 import { heldCondition, itemsUnder, pagesOf } from './queries.ts';
 import { TableStore } from './table-store.ts';
@@ -49,9 +51,16 @@ export class DynamoDispatchStore extends TableStore implements DispatchStore {
   /**
    * events:redeliver: marks a company's events created since `since` (of `types`, if given) as
    * undispatched again, one round further, so the dispatcher sends each to the webhooks that
-   * subscribe to it now. Returns the events marked.
+   * subscribe to it now. Returns the events marked. `audit` makes the operator's audit entry of
+   * what was marked, put once anything was.
    */
-  async markForRedelivery(companyId: string, since: Date, types: string[] | null, now = new Date()): Promise<DispatchableEvent[]> {
+  async markForRedelivery(
+    companyId: string,
+    since: Date,
+    types: string[] | null,
+    now = new Date(),
+    audit?: (marked: DispatchableEvent[]) => OperatorAuditEntry,
+  ): Promise<DispatchableEvent[]> {
     const range = eventItem.between(companyId, since, now);
     const marked: DispatchableEvent[] = [];
     const query = (ExclusiveStartKey: Item | undefined) =>
@@ -79,6 +88,12 @@ export class DynamoDispatchStore extends TableStore implements DispatchStore {
         );
         marked.push(eventItem.dispatchableFromItem(Attributes!));
       }
+    }
+    // Right after the marks, not in their transaction: each event is marked by an UpdateItem of its
+    // own, any number of them, where one transaction holds 100 items.
+    if (audit && marked.length > 0) {
+      const entry = audit(marked);
+      if (!(await this.putIf(operatorAuditEntryItem.toItem(entry), 'attribute_not_exists(PK)'))) throw new Error(`Operator audit entry ${entry.id} exists`);
     }
     return marked;
   }
