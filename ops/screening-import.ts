@@ -21,10 +21,10 @@ import { argumentsOf, operator, refuser, screeningTarget, TARGET_OPTIONS, TARGET
  * `--stage … --table …` (in AWS the screening refresh job imports OFAC's file daily). Exits 2 on
  * bad usage or a refused file (nothing written), 1 on a failure.
  */
-const USAGE = `Usage: npm run screening:import -- --file <sdn_advanced.xml | list.txt> [--network ${NETWORK_NAMES.join('|')}] [--allow-shrink] ${TARGET_USAGE}`;
+const USAGE = `Usage: npm run screening:import -- --file <sdn_advanced.xml | list.txt> [--network ${NETWORK_NAMES.join('|')}] [--allow-shrink] [--allow-older] ${TARGET_USAGE}`;
 const refuse: (message: string) => never = refuser(USAGE);
 
-const { values } = argumentsOf({ file: { type: 'string' }, network: { type: 'string' }, 'allow-shrink': { type: 'boolean', default: false }, ...TARGET_OPTIONS }, refuse);
+const { values } = argumentsOf({ file: { type: 'string' }, network: { type: 'string' }, 'allow-shrink': { type: 'boolean', default: false }, 'allow-older': { type: 'boolean', default: false }, ...TARGET_OPTIONS }, refuse);
 if (!values.file) refuse('--file is needed: OFAC\'s sdn_advanced.xml, or a list of addresses one a line.');
 if (!existsSync(values.file) || !statSync(values.file).isFile()) refuse(`--file ${values.file}: no such file.`);
 if (values.network !== undefined && !(NETWORK_NAMES as readonly string[]).includes(values.network)) refuse(`Unknown network "${values.network}": --network ${NETWORK_CHOICE}.`);
@@ -48,7 +48,7 @@ function report(file: ScreeningFile, summary: ImportSummary): string {
 
 try {
   const file = await readScreeningFile(createReadStream(values.file), { network });
-  const summary = await onTable((db, tableName) => importScreeningFile(new DynamoScreeningStore(db, tableName), file, { from: basename(values.file!), actor: operator(), allowShrink: values['allow-shrink'] }));
+  const summary = await onTable((db, tableName) => importScreeningFile(new DynamoScreeningStore(db, tableName), file, { from: basename(values.file!), actor: operator(), allowShrink: values['allow-shrink'], allowOlder: values['allow-older'] }));
   console.log(report(file, summary));
 } catch (error) {
   if (error instanceof ScreeningImportRefused) refuse(`Not imported, nothing written: ${error.message}.`);

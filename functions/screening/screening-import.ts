@@ -253,11 +253,18 @@ const MAX_DELISTED_SHARE = 0.5;
 export async function importScreeningFile(
   store: ScreeningStore,
   file: ScreeningFile,
-  options: { from: string; actor: string; now?: Date; allowShrink?: boolean },
+  options: { from: string; actor: string; now?: Date; allowShrink?: boolean; allowOlder?: boolean },
 ): Promise<ImportSummary> {
   const now = options.now ?? new Date();
   const at = now.toISOString();
   const state = await store.state();
+  // An older copy of OFAC's whole list would delist what OFAC listed since, and the list would then
+  // read as freshly synced (its age alarm quiet, the refresh's retries stopped).
+  if (file.format === 'sdn_advanced' && file.issuedOn !== null && state.ofacIssuedOn !== null && file.issuedOn < state.ofacIssuedOn && !options.allowOlder) {
+    throw new ScreeningImportRefused(
+      `The file was issued on ${file.issuedOn}, before the list now held (issued on ${state.ofacIssuedOn}): an older copy of OFAC's list would delist what OFAC listed since. If it is the list to hold, import it again with --allow-older`,
+    );
+  }
   const existing = new Map<string, ScreeningEntry>();
   for (const network of NETWORK_NAMES) for (const entry of await store.entriesOf(network)) existing.set(keyOf(entry.network, entry.address), entry);
 

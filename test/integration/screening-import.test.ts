@@ -132,6 +132,23 @@ describe("OFAC's sdn_advanced.xml", () => {
     expect(await readItem(db, tableName, screeningEntryItem.key('tron', dropped))).toMatchObject({ ofacDelistedAt: expect.any(String) });
     expect(await readItem(db, tableName, screeningEntryItem.key('tron', dropped))).not.toHaveProperty('ofac');
   });
+  it('refuses a copy issued before the list it holds, which would delist what OFAC listed since, unless told it is the list to hold', async () => {
+    const older = join(folder, 'sdn_advanced_older.xml');
+    writeFileSync(older, readFileSync(FIXTURE, 'utf8').replace('<Month>3</Month>', '<Month>2</Month>').replace(/<DistinctParty FixedRef="\d+">(?:(?!<\/DistinctParty>)[\s\S])*?TA3rH2A7iHnm6pKH8gr9cK1EZnShnmZdFg[\s\S]*?<\/DistinctParty>/, ''));
+    const before = await new DynamoScreeningStore(db, tableName).state();
+
+    const refused = await screeningImport(tableName, '--file', older);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain("Not imported, nothing written: The file was issued on 2026-02-02, before the list now held (issued on 2026-03-02): an older copy of OFAC's list would delist what OFAC listed since. If it is the list to hold, import it again with --allow-older.");
+    expect(await new DynamoScreeningStore(db, tableName).state()).toEqual(before);
+    expect(await listed(tableName, 'tron', TRX)).toBe(true);
+
+    const allowed = await screeningImport(tableName, '--file', older, '--allow-older');
+    expect(allowed.status).toBe(0);
+    expect(allowed.stdout).toContain('0 entries added, 0 updated, 2 delisted, 16 unchanged');
+    expect(await listed(tableName, 'tron', TRX)).toBe(false);
+    expect((await new DynamoScreeningStore(db, tableName).state()).ofacIssuedOn).toBe('2026-02-02');
+  });
 });
 
 describe('a plain list', () => {
