@@ -141,7 +141,9 @@ export function junitCases(xml: string): CaseResult[] {
     const inner = match[3] ?? '';
     const className = attribute(tag, 'classname') ?? attribute(tag, 'class') ?? '';
     const name = attribute(tag, 'name') ?? '?';
-    const problem = /<(failure|error)\b([^>]*?)(\/>|>([\s\S]*?)<\/\1>)/.exec(inner);
+    // PHPUnit 9.6 writes a test that raised a warning as <warning>: its run fails on it
+    // (failOnWarning), so the case is a failure here too, not a pass.
+    const problem = /<(failure|error|warning)\b([^>]*?)(\/>|>([\s\S]*?)<\/\1>)/.exec(inner);
     cases.push({
       name: className ? `${className} › ${name}` : name,
       failure: problem ? `${attribute(problem[2]!, 'message') ?? problem[1]}\n${unescapeXml(problem[4] ?? '')}`.trim() : null,

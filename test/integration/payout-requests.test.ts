@@ -14,6 +14,24 @@ countDynamoRequests();
 
 const { env, clock, hotWallet, chain } = sandboxChainWithHotWallet('2026-11-22T00:00:00.000Z');
 const PAYOUTS = SEND_BATCH + 5;
+const PAGES = Math.ceil(PAYOUTS / SEND_BATCH);
+const to = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 3_000_001);
+
+/** Each BatchGetItem that read the screening list (keys under `SCREENING`), as the keys it read:
+ * bench/dynamo-requests.ts counts requests by operation only, and the chain's duplicate checks are
+ * BatchGetItems too. */
+const screeningReads: string[][] = [];
+env.db.middlewareStack.add(
+  (next, context) => async (args) => {
+    if (context.commandName === 'BatchGetItemCommand') {
+      const { RequestItems = {} } = args.input as { RequestItems?: Record<string, { Keys?: Record<string, unknown>[] }> };
+      const keys = Object.values(RequestItems).flatMap(({ Keys = [] }) => Keys.map(({ PK, SK }) => `${PK}/${SK}`));
+      if (keys.some((key) => key.startsWith('SCREENING'))) screeningReads.push(keys.sort());
+    }
+    return next(args);
+  },
+  { step: 'initialize', name: 'screeningReads' },
+);
 
 /**
  * What one payout costs the sender in DynamoDB requests, counted rather than timed (the bench's
@@ -28,7 +46,6 @@ describe('the withdrawal sender’s requests per payout', () => {
     await creditAvailable(env.db, env.tableName, company.id, 'USDT', '1000');
     await chain.submitTransfer({ contract: USDT, from: deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 3_000_000), to: await hotWallet.address(), amount: usdt('1000') });
     const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
-    const to = deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, 3_000_001);
     for (let i = 0; i < PAYOUTS; i++) {
       await requestWithdrawal(withdrawals, WITHDRAWAL_RULES, company.id, { reference: `payout-${i}`, address: to, amount: usdt('2') }, clock.now());
     }
@@ -39,6 +56,7 @@ describe('the withdrawal sender’s requests per payout', () => {
     const deps = sandboxSending(env, chain, hotWallet, clock);
     deps.hotWalletUsdt = async () => chain.tokenBalance(USDT, await hotWallet.address());
     const before = new Map(dynamoRequestCounts);
+    const screeningReadsBefore = screeningReads.length;
     const result = await sendWithdrawals(deps);
     const sent = (operation: string) => (dynamoRequestCounts.get(operation) ?? 0) - (before.get(operation) ?? 0);
 
@@ -51,7 +69,11 @@ describe('the withdrawal sender’s requests per payout', () => {
     // Two pages of pending withdrawals, the processing ones for the float (none yet), the
     // treasury's one-time grant: nothing per payout.
     expect(sent('QueryCommand')).toBeLessThanOrEqual(4);
-    // And each page's destinations looked up again on the screening list, fresh: one read a page.
+    // Per payout, the sandbox chain's duplicate check with its token's rules (one BatchGetItem); and
+    // each page's destinations looked up again on the screening list, fresh: one read a page, of the
+    // list's version and the page's one destination.
+    expect(screeningReads.slice(screeningReadsBefore)).toEqual(Array.from({ length: PAGES }, () => [`SCREENING#tron/ADDRESS#${to}`, 'SCREENING/LIST']));
+    expect(sent('BatchGetItemCommand')).toBe(PAYOUTS + PAGES);
     const total = [...dynamoRequestCounts].reduce((sum, [operation, n]) => sum + n - (before.get(operation) ?? 0), 0);
     expect(total).toBeLessThanOrEqual(4 * PAYOUTS + 8);
   });

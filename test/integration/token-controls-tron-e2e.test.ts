@@ -3,6 +3,8 @@ import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoSweepStore } from '#functions/networks/tron/sweep-store';
 import { ledgerSide } from '#adapters/dynamo/reconciliation-store';
 import { reconcileHoldings, reconciliationReport } from '#functions/ledger/reconciliation';
+import { CAMBIO_BOOKS, EXTERNAL_ACCOUNTS } from '#functions/ledger/ledger';
+import { ledgerEntryItem } from '#adapters/dynamo/items/ledger-entry';
 import { tronSandboxIssuer } from '#functions/networks/tron/sandbox-issuer';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { LocalKeySigner } from '#adapters/signer/local-key-signer';
@@ -12,6 +14,7 @@ import { useFastChainApi } from '../support/local-api.ts';
 import { waitFor } from '../support/wait.ts';
 import { runOpsCommand } from '../support/ops-commands.ts';
 import { expectLedgerMatchesBalances } from '../support/money.ts';
+import { storedLedgerEntries } from '../support/records.ts';
 
 /**
  * The issuer's controls on TRON's USDT, on the local runtime with its real job loops (poller,
@@ -72,9 +75,9 @@ describe("TRON's USDT under the issuer's controls, on the local runtime", () => 
 
   it('a frozen hot wallet, then a paused token: withdrawals wait pending and nothing is sent; lifted, each completes once', { timeout: 180_000 }, async () => {
     const funding = await paidDeposit('fund-controls', '100');
-    await waitFor(() => deposit(funding.id), (record) => record.status === 'completed', 90_000);
+    expect(await waitFor(() => deposit(funding.id), (record) => record.status === 'completed', 90_000)).toMatchObject({ status: 'completed' });
     // Swept: the hot wallet holds what the withdrawals pay.
-    await waitFor(() => onChain(funding.address), (balance) => balance === 0n, 60_000);
+    expect(await waitFor(() => onChain(funding.address), (balance) => balance === 0n, 60_000)).toBe(0n);
     const wallet = await hotWallet();
 
     await issuer().freeze(wallet);
@@ -112,10 +115,23 @@ describe("TRON's USDT under the issuer's controls, on the local runtime", () => 
       }
       // Each deposit is credited what its Transfer event delivered: the payment less the issuer's fee.
       const credited = paid.reduce((sum, one) => sum + one.amount - fee(one.amount), 0n);
-      await waitFor(usdtBalance, (balance) => minorUnits(balance.available) === before + credited, 120_000);
+      const creditedBalance = await waitFor(usdtBalance, (balance) => minorUnits(balance.available) === before + credited, 120_000);
+      expect(minorUnits(creditedBalance.available)).toBe(before + credited);
       for (const one of paid) expect((await deposit(one.id)).creditedAmount).toBe(formatted(one.amount - fee(one.amount)));
       // Swept: each sweep's fee is Cambio's cost, booked with it.
-      for (const one of paid) await waitFor(() => onChain(one.address), (balance) => balance === 0n, 60_000);
+      for (const one of paid) expect(await waitFor(() => onChain(one.address), (balance) => balance === 0n, 60_000)).toBe(0n);
+      const sweepFees = async () =>
+        (await storedLedgerEntries(createDocumentClient(api.runtime.dynamoEndpoint), api.runtime.tableName, CAMBIO_BOOKS))
+          .map(ledgerEntryItem.fromItem)
+          .filter((entry) => entry.reference.startsWith('token_fee:tron:'));
+      const booked = await waitFor(sweepFees, (entries) => entries.length === paid.length, 60_000);
+      // Each sweep moved what its deposit was credited, and the issuer took its fee on that again.
+      const ascending = (a: { amount: bigint }, b: { amount: bigint }) => (a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : 0);
+      expect(booked.flatMap((entry) => entry.postings).sort(ascending)).toEqual(
+        paid
+          .map((one) => ({ source: EXTERNAL_ACCOUNTS.tokenFees, destination: 'external:tron', currency: 'USDT', amount: fee(one.amount - fee(one.amount)) }))
+          .sort(ascending),
+      );
 
       const payees = [41_201, 41_202, 41_203, 41_204, 41_205].map((index) => deriveDepositAddress(TEST_MNEMONIC_ACCOUNT_XPUB, index));
       const amounts = ['10', '25.5', '3.333333', '40', '1'];
