@@ -51,6 +51,20 @@ export const API_SECONDS_PER_REQUEST = 0.1;
 /** Lambda keeps this much of an account's concurrency unreserved, whatever is reserved. */
 export const LAMBDA_UNRESERVED_MINIMUM = 100;
 
+/**
+ * Executions reserved for each dashboard download's function (`Export CSV`, `Download statement`:
+ * functions/routes.ts DASHBOARD_DOWNLOADS), which are also its ceiling. A download holds its
+ * function while the file streams, seconds to minutes (DOWNLOAD_TIMEOUT_SECONDS there), not
+ * API_SECONDS_PER_REQUEST, so the dashboard's throttle does not bound it: one signed-in person
+ * scripting downloads at 50 a second would hold 50 × their length at once, up to the account's
+ * whole concurrency, which every company's /v1 functions share unreserved. Ten at once is a stage's
+ * people downloading: a year's statement of 50,000 entries streams in about 8 s (BENCHMARKS.md), so
+ * ten serve some 75 of the largest files a minute, and a month's export many more. Each function
+ * sets its ten aside of the account's 900 reservable executions; past them a download is refused,
+ * and nothing else is (docs/capacity.md).
+ */
+export const DASHBOARD_DOWNLOAD_CONCURRENCY = 10;
+
 /** A tier and its figures. */
 export type TierLimit = RateLimit & { tier: RateLimitTier };
 
@@ -106,16 +120,18 @@ export function wafRatePer5MinutesOf(capacity: StageCapacity): number | null {
 
 /** Lambda concurrency the /v1 API holds when the stage's throttle admits its steady rate: the
  * authorizer's calls are cached per credentials, so about one function a request. The dashboard's
- * API likewise at its own throttle. */
+ * API likewise at its own throttle; its downloads, which hold a function far longer than a
+ * request's 0.1 s, are counted by what they reserve (DASHBOARD_DOWNLOAD_CONCURRENCY). */
 export function apiConcurrencyOf(capacity: StageCapacity): number {
   return Math.ceil((stageThrottleOf(capacity).rateLimit + capacity.dashboard.rateLimit) * API_SECONDS_PER_REQUEST);
 }
 
 /**
  * The Lambda concurrency the stage can hold at once, by the model: the API at its throttles, the
- * webhook sender at its ceiling, what is reserved, and each other function once per schedule or
- * stream that starts it (`otherRuns`, counted from the stack). It must fit in the account's quota
- * less what Lambda keeps unreserved.
+ * webhook sender at its ceiling, what is reserved (the signing jobs, one execution per open network
+ * each, and each dashboard download's DASHBOARD_DOWNLOAD_CONCURRENCY: `reserved`, summed from the
+ * stack), and each other function once per schedule or stream that starts it (`otherRuns`, counted
+ * from the stack). It must fit in the account's quota less what Lambda keeps unreserved.
  */
 export function concurrencyNeeded(capacity: StageCapacity, reserved: number, otherRuns: number): { needed: number; available: number } {
   return { needed: apiConcurrencyOf(capacity) + capacity.webhookSenderConcurrency + reserved + otherRuns, available: capacity.lambdaConcurrencyQuota - LAMBDA_UNRESERVED_MINIMUM };

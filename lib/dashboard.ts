@@ -39,6 +39,7 @@ import { DashboardOriginKey } from './dashboard-origin-key.ts';
 import { domainAliases } from './custom-domain.ts';
 import { accept } from './nag-suppressions.ts';
 import type { StageConfig } from '../config/stages.ts';
+import { DASHBOARD_DOWNLOAD_CONCURRENCY } from '../config/capacity.ts';
 
 export interface DashboardProps {
   config: StageConfig;
@@ -329,7 +330,10 @@ export class Dashboard extends Construct {
     // Downloads stream (functions/http/dashboard-download.ts): a function each, invoked with
     // InvokeWithResponseStream, so a file of any length goes out as it is read, past the 10 MB and
     // 29 s limits of a buffered answer (a stream may last 15 minutes). The timeout is what a large
-    // export takes to read at DynamoDB's pace, not what a click should wait for.
+    // export takes to read at DynamoDB's pace, not what a click should wait for. So the dashboard's
+    // throttle does not bound how many run at once: each has a ceiling of its own, reserved
+    // (config/capacity.ts DASHBOARD_DOWNLOAD_CONCURRENCY), or a person scripting downloads could
+    // hold the account's concurrency that every company's /v1 functions share.
     for (const route of DASHBOARD_DOWNLOADS) {
       const download = new CambioFunction(this, {
         handler: route.handler,
@@ -337,6 +341,7 @@ export class Dashboard extends Construct {
         depositAccountXpub: props.depositAccountXpub,
         bind: [route.tableAccess === 'readWrite' ? tableReadWrite(props.table) : tableRead(props.table), origin],
         timeout: Duration.seconds(DOWNLOAD_TIMEOUT_SECONDS),
+        reservedConcurrentExecutions: DASHBOARD_DOWNLOAD_CONCURRENCY,
       });
       this.functions.push(download);
       resourceFor(api.root, route.path).addMethod(

@@ -1,11 +1,11 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { JOBS, lambdaName } from '../../functions/routes.ts';
+import { DASHBOARD_DOWNLOADS, JOBS, lambdaName } from '../../functions/routes.ts';
 import { addCambioStack } from '../../lib/cambio-app.ts';
 import { signingJobConcurrencyOf } from '../../lib/networks/registry.ts';
 import { STAGES } from '../../config/stages.ts';
-import { ACCOUNT_API_REQUESTS_PER_SECOND, concurrencyNeeded, firstTierOf, highestTierOf, stageThrottleOf, tierProblemsOf, tiersOf, wafRatePer5MinutesOf } from '../../config/capacity.ts';
+import { ACCOUNT_API_REQUESTS_PER_SECOND, concurrencyNeeded, DASHBOARD_DOWNLOAD_CONCURRENCY, firstTierOf, highestTierOf, stageThrottleOf, tierProblemsOf, tiersOf, wafRatePer5MinutesOf } from '../../config/capacity.ts';
 
 /**
  * The stack follows the capacity model (config/capacity.ts, docs/capacity.md), issue #45: every
@@ -62,7 +62,7 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s follows its capacit
     for (const limit of limits) expect(limit).toBeGreaterThanOrEqual(highestTierOf(capacity).rateLimit * 300);
   });
 
-  it("gives the webhook sender the model's ceiling and reserves concurrency for the signing jobs alone, one execution per open network", () => {
+  it("gives the webhook sender the model's ceiling and reserves concurrency for the signing jobs, one execution per open network, and the dashboard's downloads alone", () => {
     const senderId = Object.entries(resources(template, 'AWS::Lambda::Function')).find(([, fn]) => named(fn.Properties.FunctionName, JOBS.webhookSender.handler))![0];
     const mappings = Object.values(resources(template, 'AWS::Lambda::EventSourceMapping')).filter((mapping) => mapping.Properties.FunctionName.Ref === senderId);
     expect(mappings.map((mapping) => mapping.Properties.ScalingConfig)).toEqual([{ MaximumConcurrency: capacity.webhookSenderConcurrency }]);
@@ -70,7 +70,41 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s follows its capacit
       .filter((fn) => fn.ReservedConcurrentExecutions !== undefined)
       .map((fn) => [String(fn.FunctionName).split('-').at(-1), fn.ReservedConcurrentExecutions]);
     const perNetwork = signingJobConcurrencyOf(STAGES[stage]);
-    expect(Object.fromEntries(reserved)).toEqual({ [lambdaName(JOBS.withdrawalSender.handler)]: perNetwork, [lambdaName(JOBS.depositSweeper.handler)]: perNetwork });
+    expect(Object.fromEntries(reserved)).toEqual({
+      [lambdaName(JOBS.withdrawalSender.handler)]: perNetwork,
+      [lambdaName(JOBS.depositSweeper.handler)]: perNetwork,
+      ...Object.fromEntries(DASHBOARD_DOWNLOADS.map((route) => [lambdaName(route.handler), DASHBOARD_DOWNLOAD_CONCURRENCY])),
+    });
+  });
+
+  it('bounds every function that may run longer than 30 s where the model counts it: a request never starts one without its own reserved ceiling', () => {
+    // What starts each function, from the template: API Gateway (a request: the throttles bound how
+    // often, not for how long), a schedule, a stream, a queue with a ceiling, or a deploy.
+    const startedBy = new Map<string, Set<string>>();
+    const starts = (target: any, how: string) => {
+      const id: string = target?.['Fn::GetAtt']?.[0] ?? target?.Ref;
+      if (!startedBy.has(id)) startedBy.set(id, new Set());
+      startedBy.get(id)!.add(how);
+    };
+    for (const permission of Object.values(resources(template, 'AWS::Lambda::Permission'))) {
+      const principal = permission.Properties.Principal;
+      starts(permission.Properties.FunctionName, principal === 'apigateway.amazonaws.com' ? 'request' : principal === 'events.amazonaws.com' ? 'schedule' : `invoked by ${principal}`);
+    }
+    for (const rule of Object.values(resources(template, 'AWS::Events::Rule'))) for (const target of rule.Properties.Targets ?? []) starts(target.Arn, 'schedule');
+    for (const mapping of Object.values(resources(template, 'AWS::Lambda::EventSourceMapping'))) starts(mapping.Properties.FunctionName, mapping.Properties.ScalingConfig ? 'queue' : 'stream');
+    for (const resource of Object.values(template.toJSON().Resources as Record<string, Resource>)) if (resource.Properties?.ServiceToken) starts(resource.Properties.ServiceToken, 'deploy');
+    // Counted by the model: what is reserved, the queue's ceiling (webhookSenderConcurrency, above),
+    // a run per schedule or stream (`otherRuns`, below); a deploy's function runs only during it.
+    const countedUnreserved = new Set(['schedule', 'stream', 'queue', 'deploy']);
+
+    const long = Object.entries(resources(template, 'AWS::Lambda::Function')).filter(([, fn]) => (fn.Properties.Timeout ?? 3) > 30);
+    const unbounded = long
+      .filter(([id, fn]) => fn.Properties.ReservedConcurrentExecutions === undefined && ![...(startedBy.get(id) ?? [])].every((how) => countedUnreserved.has(how)))
+      .map(([id, fn]) => `${fn.Properties.FunctionName ?? id} (${fn.Properties.Timeout} s, started by ${[...(startedBy.get(id) ?? [])].join(', ')})`);
+    expect(unbounded).toEqual([]);
+    // The downloads are such functions, started by requests: each has its own ceiling, counted in `reserved`.
+    const requested = long.filter(([id]) => startedBy.get(id)?.has('request')).map(([, fn]) => [String(fn.Properties.FunctionName).split('-').at(-1), fn.Properties.ReservedConcurrentExecutions]);
+    expect(Object.fromEntries(requested)).toEqual(Object.fromEntries(DASHBOARD_DOWNLOADS.map((route) => [lambdaName(route.handler), DASHBOARD_DOWNLOAD_CONCURRENCY])));
   });
 
   it("fits the account's quotas: Lambda's concurrency, and API Gateway's rate for the account with both stages in it", () => {

@@ -372,9 +372,12 @@ describe('Activity in headless Chromium', () => {
     // The first send reaches the server, which makes the withdrawal; its answer never reaches the page.
     const sends = `**/dashboard/api/companies/${companyId}/withdrawals`;
     let posted = 0;
+    const sent: unknown[] = [];
     await page.route(sends, async (route) => {
       if (route.request().method() !== 'POST') return route.continue();
       posted += 1;
+      const { network, address, amount, reference: sentReference } = route.request().postDataJSON() as Record<string, unknown>;
+      sent.push({ network, address, amount, reference: sentReference });
       if (posted > 1) return route.continue();
       await route.fetch();
       await route.abort('connectionreset');
@@ -385,6 +388,18 @@ describe('Activity in headless Chromium', () => {
       await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
       said = await dialog.getByRole('alert').innerText();
       expect(await dialog.getByLabel('Reference').inputValue()).toBe(reference);
+      // The person who spots a typo in the amount cannot correct it and send again: the answer to
+      // that send would be the first withdrawal's, which would look like the corrected one.
+      const kept = { Network: 'TRON', Address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', 'Amount (USDT)': '3', Reference: reference };
+      for (const [label, value] of Object.entries(kept)) {
+        const field = dialog.getByLabel(label, { exact: true });
+        expect(await field.isEditable(), label).toBe(false);
+        expect(await field.getAttribute('aria-describedby'), label).toBe('withdrawal-maybe-sent');
+        await field.click();
+        await page.keyboard.press('ControlOrMeta+A');
+        await page.keyboard.type('205');
+        expect(await field.inputValue(), label).toBe(value);
+      }
       expect(await accessibilityProblems(page)).toEqual([]);
       await dialog.getByRole('button', { name: 'Send withdrawal' }).click();
 
@@ -395,8 +410,13 @@ describe('Activity in headless Chromium', () => {
       if (await dialog.isVisible()) await dialog.getByRole('button', { name: 'Cancel' }).click();
     }
     expect(posted).toBe(2);
+    expect(sent).toEqual([
+      { network: 'tron', address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', amount: '3', reference },
+      { network: 'tron', address: 'TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui', amount: '3', reference },
+    ]);
     // Not "try again", which a person would do with a new reference: that it may have gone, and sending again is safe.
     expect(said).toMatch(/may have been sent\. Send withdrawal again: it keeps the reference dashboard-[0-9a-f]{12}, so it is never sent twice/);
+    expect(said).toContain('The network, address and amount stay as they were sent.');
     const found = (await page.evaluate(`fetch('/dashboard/api/companies/${companyId}/activity/withdrawals?q=${reference}').then((r) => r.json())`)) as { data: { id: string }[] };
     expect(found.data).toHaveLength(1);
     expect(page.url()).toContain(found.data[0]!.id);

@@ -34,6 +34,8 @@ export function NewWithdrawalDialog(props: { companyId: string; onClose: () => v
   const [reference, setReference] = useState(newReference);
   // A send of `reference` whose answer was lost may have made the withdrawal: from then on the
   // reference stays as it is, so sending again is answered 409 with that withdrawal, never paid twice.
+  // The network, address and amount stay too: sent again, that 409 opens the withdrawal that went, so
+  // a corrected amount or address would look sent while the first one's went.
   const [maybeSent, setMaybeSent] = useState(false);
   const { proof, fields } = useProofFields('withdrawal', 'Yours, again: money leaves only when the person signed in confirms it.');
   const { error, busy, run } = useAction(async () => {
@@ -49,17 +51,26 @@ export function NewWithdrawalDialog(props: { companyId: string; onClose: () => v
     }
   }, props.onSent);
   const lost = maybeSent && answerLost(error);
+  const explained = lost ? 'withdrawal-maybe-sent' : undefined;
   return (
     <Dialog title="New withdrawal" onClose={props.onClose}>
       <form onSubmit={run}>
         <p>USDT on {networkTitle(network)} from the available balance; the network fee is added to the amount. While the withdrawal allowlist is on, only its addresses on that network are accepted.</p>
-        <NetworkChoice id="withdrawal-network" value={network} onChange={setNetwork} />
+        {maybeSent ? (
+          // A select cannot be read-only, and a disabled one drops out of the tab order with its explanation.
+          <>
+            <label for="withdrawal-network">Network</label>
+            <input id="withdrawal-network" value={networkTitle(network)} readOnly aria-describedby={explained} />
+          </>
+        ) : (
+          <NetworkChoice id="withdrawal-network" value={network} onChange={setNetwork} />
+        )}
         <label for="withdrawal-address">Address</label>
-        <input id="withdrawal-address" class="mono" value={address} onInput={(e) => setAddress(e.currentTarget.value)} required maxLength={64} autoComplete="off" spellcheck={false} placeholder={addressPlaceholder(network)} />
+        <input id="withdrawal-address" class="mono" value={address} onInput={(e) => setAddress(e.currentTarget.value)} required maxLength={64} autoComplete="off" spellcheck={false} placeholder={addressPlaceholder(network)} readOnly={maybeSent} aria-describedby={explained} />
         <label for="withdrawal-amount">Amount (USDT)</label>
-        <input id="withdrawal-amount" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} required inputMode="decimal" autoComplete="off" placeholder="e.g. 250.00" />
+        <input id="withdrawal-amount" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} required inputMode="decimal" autoComplete="off" placeholder="e.g. 250.00" readOnly={maybeSent} aria-describedby={explained} />
         <label for="withdrawal-reference">Reference</label>
-        <input id="withdrawal-reference" value={reference} onInput={(e) => setReference(e.currentTarget.value)} required maxLength={128} readOnly={maybeSent} aria-describedby={lost ? 'withdrawal-maybe-sent' : undefined} />
+        <input id="withdrawal-reference" value={reference} onInput={(e) => setReference(e.currentTarget.value)} required maxLength={128} readOnly={maybeSent} aria-describedby={explained} />
         {fields}
         {lost ? (
           <div class="error" role="alert" id="withdrawal-maybe-sent">
@@ -67,6 +78,7 @@ export function NewWithdrawalDialog(props: { companyId: string; onClose: () => v
             <p>
               No answer came back, so this withdrawal may have been sent. Send withdrawal again: it keeps the reference <code>{reference}</code>, so it is never sent twice, and opens the withdrawal if it went.
             </p>
+            <p>The network, address and amount stay as they were sent. To send a different withdrawal instead, cancel: Withdrawals then lists this one if it went.</p>
           </div>
         ) : (
           <ErrorMessage error={error} />
