@@ -6,7 +6,7 @@ import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/wi
 import { hotWalletUsdtAtFinal, sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
 import { evmChainOf, evmPayoutsOf } from '#functions/networks/evm/from-settings';
 import type { SliceSettings } from '#functions/settings/functions';
-import { Bep20Usdt } from '#functions/networks/evm/usdt-contracts';
+import { TetherUsdt } from '#functions/networks/evm/usdt-contracts';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
 import { DynamoEvmSendingStore } from '#functions/networks/evm/sending-store';
@@ -18,19 +18,18 @@ import { anvilNetworkSettings, useAnvilWithContracts } from '../support/anvil.ts
 
 /**
  * A payout mined but not yet final, on an EVM network whose final block trails the head (Ethereum's
- * `finalized` by 13–19 minutes, Arbitrum's by ~20; here a block 6 deep on anvil): the float the
+ * `finalized` by 13–19 minutes, Arbitrum's by ~20; here Ethereum's USDT on anvil, final 6 blocks deep): the float the
  * sender hands out and the stuck alarm's count, as the job builds them (functions/networks/evm/
  * withdrawal-sending.ts hotWalletUsdtAtFinal, settleEvmWithdrawals). A table of its own: the
  * stuck count is every processing payout of the network.
  */
-const NETWORK = 'bsc';
+const NETWORK = 'ethereum';
 const CONFIRMATIONS = 6;
-const UNIT = 10n ** 12n; // 18 decimals on chain, 6 outside
+const anvil = useAnvilWithContracts({ chainId: 1, usdtDecimals: 6 });
+const { client, mine, testClient } = anvil;
 const env = useFreshTable();
 const withdrawals = new DynamoWithdrawalStore(env.db, env.tableName);
 const companies = new DynamoCompanyStore(env.db, env.tableName);
-const anvil = useAnvilWithContracts({ chainId: 56, usdtDecimals: 18 });
-const { client, mine, testClient } = anvil;
 let settings: SliceSettings<'chain'>;
 let companyId: string;
 
@@ -39,7 +38,7 @@ async function hotWalletWith(usdtHeld: bigint): Promise<EvmSendingDeps> {
   const key = generatePrivateKey();
   const { address } = privateKeyToAccount(key);
   await testClient().setBalance({ address, value: parseUnits('10', 18) });
-  const hash = await localWalletClient(anvil.node.chain, anvil.node.deployer).writeContract({ address: anvil.node.usdt, abi: Bep20Usdt.abi, functionName: 'transfer', args: [address, parseUnits(String(usdtHeld), 18)] });
+  const hash = await localWalletClient(anvil.node.chain, anvil.node.deployer).writeContract({ address: anvil.node.usdt, abi: TetherUsdt.abi, functionName: 'transfer', args: [address, parseUnits(String(usdtHeld), 6)] });
   await client().waitForTransactionReceipt({ hash });
   await mine(CONFIRMATIONS);
   const chain = evmChainOf(NETWORK, settings);
@@ -47,7 +46,7 @@ async function hotWalletWith(usdtHeld: bigint): Promise<EvmSendingDeps> {
     chain,
     payouts: evmPayoutsOf(NETWORK, settings, localEvmSigner(key.slice(2)), chain),
     store: new DynamoEvmSendingStore(env.db, env.tableName, NETWORK),
-    hotWalletUsdt: hotWalletUsdtAtFinal(chain, anvil.node.usdt, async () => address, UNIT),
+    hotWalletUsdt: hotWalletUsdtAtFinal(chain, anvil.node.usdt, async () => address, 1n),
   };
 }
 
@@ -57,7 +56,7 @@ const statusOf = async (withdrawal: Withdrawal) => (await getWithdrawal(withdraw
 const minutesLater = (deps: EvmSendingDeps, minutes: number): EvmSendingDeps => ({ ...deps, now: () => new Date(Date.now() + minutes * 60_000) });
 
 beforeAll(() => {
-  settings = { EVM_NETWORKS: { [NETWORK]: anvilNetworkSettings(anvil.node, { chainId: 56, confirmations: CONFIRMATIONS }) } } as SliceSettings<'chain'>;
+  settings = { EVM_NETWORKS: { [NETWORK]: anvilNetworkSettings(anvil.node, { chainId: 1, confirmations: CONFIRMATIONS }) } } as SliceSettings<'chain'>;
 });
 
 beforeEach(async () => {
