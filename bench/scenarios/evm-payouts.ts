@@ -3,7 +3,7 @@ import { createTestClient, erc20Abi, http, type Address, type Hash } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createCompany } from '#functions/companies/company';
 import { getWithdrawal, requestWithdrawal, type Withdrawal } from '#functions/withdrawals/withdrawals';
-import { sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
+import { hotWalletUsdtAtFinal, sendEvmWithdrawals, settleEvmWithdrawals, type EvmSendingDeps } from '#functions/networks/evm/withdrawal-sending';
 import { EVM_NETWORK_NAMES, type EvmNetworkName } from '#functions/networks/names';
 import { EVM_NETWORKS } from '#functions/networks/evm/networks';
 import { evmChainOf, evmPayoutsOf } from '#functions/networks/evm/from-settings';
@@ -88,7 +88,7 @@ async function measureNetwork(db: ReturnType<typeof createDocumentClient>, table
       chain,
       payouts: evmPayoutsOf(network, settings, localEvmSigner(HOT_WALLET_KEY), chain),
       store: new DynamoEvmSendingStore(db, tableName, network),
-      hotWalletUsdt: async () => (await chain.tokenBalance(node.usdt, node.hotWallet.address)) / unit,
+      hotWalletUsdt: hotWalletUsdtAtFinal(chain, node.usdt, async () => node.hotWallet.address, unit),
     };
     const { company } = await createCompany(new DynamoCompanyStore(db, tableName), { name: `Bench EVM Payouts ${network}`, environment: 'sandbox' });
     await creditAvailable(db, tableName, company.id, 'USDT', '1000', network);
