@@ -41,6 +41,9 @@ import { accept } from './nag-suppressions.ts';
 import type { StageConfig } from '../config/stages.ts';
 import { DASHBOARD_DOWNLOAD_CONCURRENCY } from '../config/capacity.ts';
 
+/** How long CloudFront waits for the dashboard API's answer, and between its packets. */
+export const DASHBOARD_ORIGIN_READ_TIMEOUT_SECONDS = 60;
+
 export interface DashboardProps {
   config: StageConfig;
   /** Context dashboardDomainName and dashboardCertificateArn (lib/deployment-settings.ts), or null for CloudFront's own domain. */
@@ -161,7 +164,14 @@ export class Dashboard extends Construct {
         'dashboard/api/*': {
           // By the API's id and the stage's name, not the stage resource: the functions read the
           // distribution's domain (DASHBOARD_ORIGIN), so the distribution must not wait for them.
-          origin: new HttpOrigin(`${this.api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`, { originPath: `/${config.stage}`, customHeaders: originKey.originHeaders }),
+          // readTimeout is also the longest silence CloudFront allows within an answer: at its default
+          // 30 s it cut a statement off while it read the ledger since its first day before its
+          // first row. 60 s is the most without a quota increase.
+          origin: new HttpOrigin(`${this.api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+            originPath: `/${config.stage}`,
+            customHeaders: originKey.originHeaders,
+            readTimeout: Duration.seconds(DASHBOARD_ORIGIN_READ_TIMEOUT_SECONDS),
+          }),
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,

@@ -152,8 +152,11 @@ function refuseCrossSite(headers: Record<string, string>, sessionId: string | nu
   if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') throw forged();
   if (sessionId === null) return;
   const expected = csrfTokenFor(sessionId);
-  const presented = headers[CSRF_HEADER] ?? '';
-  if (expected.length !== presented.length || !timingSafeEqual(Buffer.from(expected), Buffer.from(presented))) throw forged();
+  // Compared as bytes, lengths too: a header of as many characters with one beyond ASCII is longer
+  // in bytes, and timingSafeEqual would throw (a 500) rather than refuse it.
+  const expectedBytes = Buffer.from(expected);
+  const presentedBytes = Buffer.from(headers[CSRF_HEADER] ?? '');
+  if (expectedBytes.length !== presentedBytes.length || !timingSafeEqual(expectedBytes, presentedBytes)) throw forged();
 }
 
 /** DASHBOARD_ORIGIN: in AWS the dashboard's custom domain, or else its CloudFront URL, which fronts

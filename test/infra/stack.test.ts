@@ -960,6 +960,10 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       expect(distribution.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('redirect-to-https');
       expect(distribution.DefaultCacheBehavior.FunctionAssociations).toEqual([expect.objectContaining({ EventType: 'viewer-request' })]);
       expect(distribution.CacheBehaviors).toEqual([expect.objectContaining({ PathPattern: 'dashboard/api/*', ViewerProtocolPolicy: 'https-only' })]);
+      // A download (a statement reading the ledger before its first row) may be silent for longer
+      // than CloudFront's default 30 s between packets.
+      const apiOrigin = distribution.Origins.find((origin: { Id: string }) => origin.Id === distribution.CacheBehaviors[0].TargetOriginId);
+      expect(apiOrigin.CustomOriginConfig).toMatchObject({ OriginReadTimeout: 60 });
       template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
         ResponseHeadersPolicyConfig: {
           SecurityHeadersConfig: Match.objectLike({

@@ -29,6 +29,17 @@ describe('cross-site request forgery', () => {
     expect(keys.body.data.map((key: { name: string }) => key.name)).not.toContain('Forged');
   });
 
+  it('refuses a token as long as its own with a character beyond ASCII: 403, not a 500', async () => {
+    const owner = await signedUpOwner(api.runtime, 'Latin Co');
+    const token = owner.browser.jar.get('cambio_csrf')!;
+    owner.browser.jar.set('cambio_csrf', `${token.slice(0, -1)}é`);
+
+    const forged = await owner.browser.call('POST', `/companies/${owner.companyId}/api-keys`, { body: { name: 'Forged', password: STRONG_PASSWORD } });
+
+    expect(forged.status).toBe(403);
+    expect(forged.body.error.code).toBe('FORBIDDEN');
+  });
+
   it("keeps a session's CSRF token across a refresh, so the open page goes on working", async () => {
     const owner = await signedUpOwner(api.runtime, 'Refreshed Co');
     const before = owner.browser.jar.get('cambio_csrf');
