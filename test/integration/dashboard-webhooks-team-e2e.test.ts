@@ -84,6 +84,8 @@ describe('Team in headless Chromium', () => {
     const token = invitationTokenMailedTo(chromium.runtime, person.email);
     await page.goto(`${chromium.origin}/dashboard/accept-invitation?token=${token}`);
     await page.getByLabel('Password').fill(STRONG_PASSWORD);
+    // The link's token is read, then kept out of the address bar and the browser's history.
+    expect(page.url()).toBe(`${chromium.origin}/dashboard/accept-invitation`);
     await page.getByRole('button', { name: 'Accept invitation' }).click();
     const company = page.getByRole('banner').getByLabel('Company', { exact: true });
     await page.getByRole('heading', { name: /Joined Later/ }).waitFor();

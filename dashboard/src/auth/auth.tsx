@@ -37,7 +37,13 @@ function useLinkMailer(send: (form: FormData) => Promise<unknown>) {
 
 /** The page of a mailed link (its `token` in the URL): a form that sends the token with the password entered. */
 function useLinkPassword(send: (input: { token: string; password: string }) => Promise<unknown>, onDone: () => void) {
-  const token = new URLSearchParams(location.search).get('token') ?? '';
+  const [token] = useState(() => {
+    const mailed = new URLSearchParams(location.search).get('token') ?? '';
+    // Read once, then out of the address bar: left there, the browser's history (and any screenshot
+    // of the page) would keep a working reset or invitation link until it lapses.
+    if (mailed) history.replaceState(history.state, '', location.pathname);
+    return mailed;
+  });
   return useSubmit((form) => send({ token, password: value(form, 'password') }), onDone);
 }
 
