@@ -1,24 +1,36 @@
 import { MAX_CHANGES_PER_WRITE } from '#adapters/dynamo/deposit-chain-store';
 import { BALANCE_SHARDS } from '#adapters/dynamo/items/balance';
-import { ADDRESS_INDEX_BLOCK } from '#adapters/dynamo/items/deposit-address';
+import { chainTransferItem } from '#adapters/dynamo/items/chain-transfer';
+import { depositItem } from '#adapters/dynamo/items/deposit';
+import { ADDRESS_INDEX_BLOCK, depositAddressListedItem } from '#adapters/dynamo/items/deposit-address';
+import { eventItem } from '#adapters/dynamo/items/event';
+import { withdrawalItem } from '#adapters/dynamo/items/withdrawal';
 import { DAY_TOTAL_PARTS } from '#adapters/dynamo/items/withdrawal-limit';
 
 /**
- * The items one company's money operations write or check at every operation, and the one item
- * every company's deposits share, against DynamoDB's most on one item a second (docs/capacity.md,
- * Hot items). Data and arithmetic only, like config/capacity.ts; test/unit/hot-items.test.ts holds
- * each item to its limit at the highest tier of each stage (or, for a stage-wide item, at the
- * stage's throttle).
+ * The items one company's money operations write or check at every operation, the one item every
+ * company's deposits share, and the ranges every company's writes share under sort keys that only
+ * grow, against DynamoDB's most on one item, or one partition, a second (docs/capacity.md, Hot
+ * items). Data and arithmetic only, like config/capacity.ts; test/unit/hot-items.test.ts holds each
+ * company's item to its limit at the highest tier of each stage, and says at what rate each
+ * stage-wide one gives, against the stage's throttle (a method's: one method's requests reach it).
  *
  * Units: a write of an item under 1 KB is one write unit, two in a transaction; a consistent read
  * under 4 KB is one read unit, and a transaction's condition check on an item two. Every item here
- * is under 1 KB.
+ * is under 1 KB. An index's copy of an item is written apart from the transaction, one unit for each
+ * item written to (or removed from) the index.
+ *
+ * A range under a sort key that only grows (a time, a ULID) is one partition's however large the
+ * range: DynamoDB splits a busy partition by sort key, but each write lands past the last, in the
+ * newest partition, so a split gives that end no more than one partition's 1,000 write units.
  */
 
 /** DynamoDB's most a second on one item (one partition's): write and read units. */
 export const ITEM_LIMIT = { writeUnits: 1_000, readUnits: 3_000 } as const;
 
 const TRANSACTIONAL = 2;
+/** One item written to or removed from GSI1. */
+const INDEX_WRITE = 1;
 
 export interface HotItem {
   item: string;
@@ -28,6 +40,9 @@ export interface HotItem {
   scope: 'company' | 'stage';
   /** The units the busiest of its items takes a second when `operationsPerSecond` operations reach it. */
   perItem(operationsPerSecond: number): { writeUnits: number; readUnits: number };
+  /** A range every company's writes share at its end: the partition key they meet (TRON's, where
+   * each network has one), as docs/capacity.md names it. */
+  partition?: string;
 }
 
 export const HOT_ITEMS: readonly HotItem[] = [
@@ -67,7 +82,48 @@ export const HOT_ITEMS: readonly HotItem[] = [
     scope: 'stage',
     perItem: (rate) => ({ writeUnits: rate / ADDRESS_INDEX_BLOCK, readUnits: 0 }),
   },
+  {
+    item: 'the deposit address listing, the stage’s: one partition, every network’s addresses in the order they were made',
+    by: 'POST /v1/deposits of every company: one item put in the deposit’s transaction, its sort key the deposit’s creation time (`createdAt#address`), so each lands at the end of the range',
+    scope: 'stage',
+    perItem: (rate) => ({ writeUnits: rate * TRANSACTIONAL, readUnits: 0 }),
+    partition: depositAddressListedItem.partition,
+  },
+  {
+    item: 'GSI1’s deposits awaiting payment, the stage’s: every network’s',
+    by: 'POST /v1/deposits of every company: the new deposit enters the index under its expiry (`expiresAt#id`, its creation and 24 h), the end of the range',
+    scope: 'stage',
+    perItem: (rate) => ({ writeUnits: rate * INDEX_WRITE, readUnits: 0 }),
+    partition: depositItem.byStatus('awaiting_payment', '', '').GSI1PK,
+  },
+  {
+    item: 'GSI1’s pending withdrawals, one range per network',
+    by: 'every new withdrawal on the network, of every company (POST /v1/withdrawals, the dashboard’s Send withdrawal, a deposit’s split share): it enters the index under its id, a ULID, the end of the range',
+    scope: 'stage',
+    perItem: (rate) => ({ writeUnits: rate * INDEX_WRITE, readUnits: 0 }),
+    partition: withdrawalItem.byStatus('tron', 'pending', '').GSI1PK,
+  },
+  {
+    item: 'GSI1’s undispatched events, the stage’s',
+    by: 'every event of every company (a deposit confirming and completed, a payout processing and completed, a conversion completed): marked under its id, a ULID, in the transaction that makes it, and unmarked by the dispatcher from the table’s stream about a second later, so both writes meet the end of the range; counted per event',
+    scope: 'stage',
+    perItem: (rate) => ({ writeUnits: rate * 2 * INDEX_WRITE, readUnits: 0 }),
+    partition: eventItem.undispatchedPartition,
+  },
+  {
+    item: 'GSI1’s payments confirming, one range per network',
+    by: 'every payment to a deposit address the network’s scanner sees, of every company: it enters the index under its block number until it is final, the end of the range; counted per payment',
+    scope: 'stage',
+    perItem: (rate) => ({ writeUnits: rate * INDEX_WRITE, readUnits: 0 }),
+    partition: chainTransferItem.confirmingPartition('tron'),
+  },
 ];
+
+/** The operations a second at which an item's busiest item, or its range's end, reaches DynamoDB's limit. */
+export function ceilingOf(item: HotItem): number {
+  const probe = 1_000;
+  return Math.floor(probe / shareOfItemLimit(item, probe));
+}
 
 /** The busiest item's share of DynamoDB's item limit, the larger of its writes' and its reads'. */
 export function shareOfItemLimit(item: HotItem, operationsPerSecond: number): number {

@@ -202,7 +202,8 @@ export class CambioStack extends Stack implements StageScope {
       cloudWatchRole: true,
       deployOptions: {
         stageName: config.stage,
-        // Stage-wide (`/*/*`): every method gets the same steady rate and burst.
+        // Written as MethodSettings `/*/*`: API Gateway gives each method a bucket of its own at this
+        // rate and burst, and none holds the stage's sum (docs/capacity.md, "What a stage admits").
         throttlingRateLimit: config.throttle.rateLimit,
         throttlingBurstLimit: config.throttle.burstLimit,
         // X-Ray: each request's trace starts here and follows into the authorizer and the handler.

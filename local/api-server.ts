@@ -11,7 +11,7 @@ import type {
 import { AUTHORIZER, DASHBOARD_API, DASHBOARD_DOWNLOADS, DASHBOARD_ROUTES, DASHBOARD_SIMULATOR, DOWNLOAD_TIMEOUT_SECONDS, ROUTES, SESSION_AUTHORIZER, type DashboardRouteSpec, type RouteSpec } from '#functions/routes';
 import { SESSION_ENDED, type GatewayResponseType } from '#http/gateway-responses';
 import { errorEnvelope, JSON_HEADERS } from '#http/envelope';
-import { FIRST_TIER, TokenBucket, TokenBuckets } from '#functions/api-keys/rate-limits';
+import { FIRST_TIER, TokenBuckets } from '#functions/api-keys/rate-limits';
 import { usagePlanTiers, type CompanyLimits } from './usage-plan-tiers.ts';
 import type { StageConfig } from '../config/stages.ts';
 import { isDocsRequest, serveDocs } from './docs-route.ts';
@@ -104,12 +104,16 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
   };
   const authorizerCache = new Map<string, { result: APIGatewayAuthorizerResult | 'unauthorized'; expiresAt: number }>();
   // API Gateway's two throttles, in its documented order: a usage plan's per-client limit first,
-  // then the stage's. A request the /v1 authorizer names a company's key for meets its company's
-  // bucket (functions/api-keys/rate-limits.ts) and takes from the stage's only once its company's let
-  // it through, so one company's refused burst never spends the stage's capacity that every
-  // company shares; any other request (no credentials, the dashboard's, no route) meets the
-  // stage's bucket at once.
-  const stageBucket = new TokenBucket(options.config.throttle, Date.now());
+  // then the stage's, which it keeps per method: the stage's figures (MethodSettings `/*` `*`) give
+  // each method a bucket of its own, and there is none for the stage as a whole. A request the /v1
+  // authorizer names a company's key for meets its company's bucket (functions/api-keys/rate-limits.ts)
+  // and takes from its method's only once its company's let it through, so one company's refused
+  // burst never spends a method's capacity that every company shares; any other request to a method
+  // (no credentials, the dashboard's) meets its method's bucket at once. A request that matches no
+  // method meets no method's bucket: in AWS only the account's rate (every API in the region
+  // together), which this gateway does not keep, is in front of it.
+  const methodBuckets = new TokenBuckets(options.config.throttle);
+  const takeFromMethod = (route: CompiledRoute) => methodBuckets.take(`${route.spec.method} ${route.spec.path}`, Date.now());
   const companyLimits = options.companyLimits ?? { tiers: options.config.capacity.tiers, tierOf: async () => FIRST_TIER };
   const companyBuckets = new TokenBuckets(companyLimits.tiers[FIRST_TIER]);
   const tierOfKey = usagePlanTiers(companyLimits);
@@ -154,21 +158,21 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     const match = matchRoute(method, url.pathname);
     const headers = url.pathname.startsWith('/dashboard/api/') ? asCloudFrontForwards(singleValueHeaders(req), req) : singleValueHeaders(req);
     const keyed = match?.route.auth === 'apiKey' && carriesIdentity(headers, AUTHORIZER.identityHeaders);
-    if (!keyed) {
-      const stageTurn = stageBucket.take(Date.now());
-      if (!stageTurn.allowed) return sendThrottled(res, requestId, stageTurn.retryAfterSeconds);
-    }
     if (!match) return sendGateway(res, 'MISSING_AUTHENTICATION_TOKEN', requestId);
+    if (!keyed) {
+      const methodTurn = takeFromMethod(match.route);
+      if (!methodTurn.allowed) return sendThrottled(res, requestId, methodTurn.retryAfterSeconds);
+    }
     const { route, pathParameters } = match;
 
     const methodArn = `arn:aws:execute-api:local:000000000000:${API_ID}/${options.config.stage}/${method}${url.pathname}`;
     const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
     const authorization = route.auth === 'public' ? { principalId: undefined, context: {} } : await authorize(headers, methodArn, url.pathname, route, requestId, sourceIp);
     if ('denied' in authorization && authorization.denied) {
-      // Refused credentials name no company: the stage's bucket is theirs to spend, as any unkeyed request's.
+      // Refused credentials name no company: their method's bucket is theirs to spend, as any unkeyed request's.
       if (keyed) {
-        const stageTurn = stageBucket.take(Date.now());
-        if (!stageTurn.allowed) return sendThrottled(res, requestId, stageTurn.retryAfterSeconds);
+        const methodTurn = takeFromMethod(route);
+        if (!methodTurn.allowed) return sendThrottled(res, requestId, methodTurn.retryAfterSeconds);
       }
       // The dashboard's API has its own answer for a refused session, as in AWS (lib/dashboard.ts).
       if (route.auth === 'session' && (authorization.denied === 'UNAUTHORIZED' || authorization.denied === 'ACCESS_DENIED')) {
@@ -186,8 +190,8 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
       const limit = companyLimits.tiers[await tierOfKey(usageIdentifierKey)];
       const companyTurn = companyBuckets.take(usageIdentifierKey, Date.now(), limit);
       if (!companyTurn.allowed) return sendThrottled(res, requestId, companyTurn.retryAfterSeconds);
-      const stageTurn = stageBucket.take(Date.now());
-      if (!stageTurn.allowed) return sendThrottled(res, requestId, stageTurn.retryAfterSeconds);
+      const methodTurn = takeFromMethod(route);
+      if (!methodTurn.allowed) return sendThrottled(res, requestId, methodTurn.retryAfterSeconds);
     }
 
     const event: APIGatewayProxyEvent = {

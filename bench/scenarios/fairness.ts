@@ -11,8 +11,8 @@ import { paced, type Paced } from '../paced.ts';
 
 /**
  * Issue #45, fairness: one company (A) at ten times its plan beside another (B) at its plan, on a
- * runtime that enforces `npm start`'s throttles (the sandbox stage's: each company's plan, then the
- * stage's, in API Gateway's order). What B sees with A bursting is set beside what it sees alone, in
+ * runtime that enforces `npm start`'s throttles (the sandbox stage's: each company's plan, then its
+ * method's bucket, in API Gateway's order; both companies call one method, so they share that bucket). What B sees with A bursting is set beside what it sees alone, in
  * the same run: its 429s (goal: none) and its p99 (goal: within 1.5× of alone). The two phases
  * alternate, ROUNDS times each, so a slow moment of the machine falls on both. A's load comes from a
  * process of its own (bench/fairness-load.ts), as another company's servers would: sent from this
@@ -86,7 +86,7 @@ export const fairnessScenario: Scenario = {
         summaries: [],
         tables: [
           {
-            title: `GET /v1/company/balance, plan ${plan}/s per company, stage ${STAGES.local.throttle.rateLimit}/s (burst ${STAGES.local.throttle.burstLimit}); ${ROUNDS} rounds of ${PHASE_SECONDS} s each phase`,
+            title: `GET /v1/company/balance, plan ${plan}/s per company, the method's bucket ${STAGES.local.throttle.rateLimit}/s (burst ${STAGES.local.throttle.burstLimit}); ${ROUNDS} rounds of ${PHASE_SECONDS} s each phase`,
             columns: ['who', 'req/s offered', 'requests', '429s', 'p50 ms', 'p99 ms'],
             rows: [row('B alone', bAlone, plan), row('B beside A', bBeside, plan), row('A (10× its plan)', aBusy, plan * 10)],
           },

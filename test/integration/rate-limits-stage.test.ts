@@ -40,7 +40,7 @@ describe("the local runtime's default limits are the sandbox stage's", () => {
     expect(passed).toBeLessThanOrEqual(sandbox.companyRateLimit.burstLimit + Math.ceil(seconds * sandbox.companyRateLimit.rateLimit));
   });
 
-  it("does not let one company's refused burst spend the stage's capacity: a quiet company's requests right after pass (API Gateway applies the usage plan's limit first)", async () => {
+  it("does not let one company's refused burst spend a method's capacity: a quiet company's requests right after pass (API Gateway applies the usage plan's limit first)", async () => {
     const busy = apiClient(runtime);
     const { call: quiet } = await newCompany(runtime, 'Quiet Payments');
     await busy('GET', '/company');
@@ -52,8 +52,8 @@ describe("the local runtime's default limits are the sandbox stage's", () => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
   });
 
-  it(`throttles the stage at ${sandbox.throttle.rateLimit}/s with a burst of ${sandbox.throttle.burstLimit}, before any credentials are checked`, async () => {
-    // The other test's burst took tokens from the same stage bucket: a full one first.
+  it(`throttles each method at ${sandbox.throttle.rateLimit}/s with a burst of ${sandbox.throttle.burstLimit}, before any credentials are checked`, async () => {
+    // The other test's burst took tokens from this method's bucket: a full one first.
     await new Promise((resolve) => setTimeout(resolve, Math.ceil((sandbox.throttle.burstLimit / sandbox.throttle.rateLimit) * 1000) + 500));
     const { statuses, seconds } = await burst(sandbox.throttle.burstLimit * 3, () => apiClient(runtime)('GET', '/company', { auth: false }));
 
@@ -63,5 +63,14 @@ describe("the local runtime's default limits are the sandbox stage's", () => {
     expect(passed).toBeGreaterThanOrEqual(sandbox.throttle.burstLimit);
     expect(passed).toBeLessThan(statuses.length);
     expect(passed).toBeLessThanOrEqual(sandbox.throttle.burstLimit + Math.ceil(seconds * sandbox.throttle.rateLimit));
+  });
+
+  it("keeps a bucket per method, as API Gateway applies the stage's throttle: a flood of one method that its bucket refuses leaves every other method's whole", async () => {
+    const anonymous = apiClient(runtime);
+    const { statuses } = await burst(sandbox.throttle.burstLimit * 3, () => anonymous('GET', '/company/balance', { auth: false }));
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(sandbox.throttle.burstLimit);
+    // Right after, another method's bucket is full: its whole burst passes on to the refusal of missing credentials, none is a 429.
+    const other = await burst(sandbox.throttle.burstLimit, () => anonymous('GET', '/webhooks', { auth: false }));
+    expect(new Set(other.statuses)).toEqual(new Set([401]));
   });
 });
