@@ -56,7 +56,8 @@ import { signedTransaction, transactionMessage, type TransactionLifetime } from 
  * account (the payer's), credited and swept as any.
  *
  * What the transactions do is verified by the next read, not tracked: an opening that did not land is
- * sent again while the address is in the window; a reclaim that failed leaves its cursor where it was.
+ * sent again while the address is in the window; the reclaim's cursor waits before an account it sent
+ * to be closed until a run reads it closed, so a closing that did not land is sent again.
  * An address sent to be opened is not swept in the same run: a sweep signed by its owner, landing
  * after the opening, would fail to close it (its close authority is the hot wallet's by then).
  */
@@ -204,28 +205,45 @@ function withinBudget(toOpen: ListedDepositAddress[], states: Map<string, TokenA
   return { affordable, short: false };
 }
 
-/** Closes the empty opened accounts of deposit addresses listed before deposits of their age expired; how many. */
+/**
+ * Closes the empty opened accounts of deposit addresses listed before deposits of their age expired,
+ * a listing page a run; how many accounts the last run sent to be closed read closed now (reclaimed),
+ * and how many transactions this run sent.
+ *
+ * The node's accepting a closing says nothing of its landing: it may be dropped, or revert whole
+ * when one of its accounts is paid after the read. So the cursor moves past an address only once a
+ * read finds its account not to be closed (closed, paid, not opened, frozen): it stops before the
+ * first this run sends to be closed, and the next run reads again from there. An account left open
+ * is never read again past the cursor, and its rent would be lost. A page with accounts to close is
+ * read twice so (one getMultipleAccounts a hundred addresses, ten a page); a closing still in flight
+ * at the second read is sent again, which costs a fee at most (whichever lands second fails).
+ */
 export async function reclaimExpiredDepositAccounts(deps: DepositAccountDeps, hotWallet: TransactionSigner, now: Date): Promise<{ closed: number; transactions: number }> {
   const before = new Date(now.getTime() - DEPOSIT_TTL_MS - RECLAIM_MARGIN_MS).toISOString();
-  const page = await deps.store.listedAddressesAfter(await deps.store.reclaimCursor(), before, RECLAIM_LISTING_PAGE);
+  const cursor = await deps.store.reclaimCursor();
+  const page = await deps.store.listedAddressesAfter(cursor.after, before, RECLAIM_LISTING_PAGE);
   if (page.length === 0) return { closed: 0, transactions: 0 };
-  const solana = page.filter((each) => solanaAddressFormat.is(each.address));
-  const states = solana.length > 0 ? await deps.chain.tokenAccounts(deps.mint, solana.map((each) => each.address)) : new Map<string, TokenAccountState>();
-  const empty = solana.map((each) => states.get(each.address)!).filter((state) => isOpenedFor(hotWallet.address, state) && state.amount === 0n && !state.frozen);
-  let closed = 0;
+  const solana = page.map((each) => each.address).filter((owner) => solanaAddressFormat.is(owner));
+  const states = solana.length > 0 ? await deps.chain.tokenAccounts(deps.mint, solana) : new Map<string, TokenAccountState>();
+  const closed = cursor.closing.filter((owner) => states.get(owner)?.exists === false).length;
+  const toClose = solana.filter((owner) => {
+    const state = states.get(owner);
+    return isOpenedFor(hotWallet.address, state) && state!.amount === 0n && !state!.frozen;
+  });
+  const accountOf = (owner: string) => states.get(owner)!.address;
+  const sent: string[] = [];
   let transactions = 0;
-  let allSent = true;
-  if (empty.length > 0) {
+  if (toClose.length > 0) {
     const lifetime = await deps.chain.latestBlockhash();
-    for (let rest = empty.map((state) => state.address); rest.length > 0; transactions++) {
-      const batch = largestFitting(rest, (part) => closingMessage(hotWallet, lifetime, part));
+    for (let rest = toClose; rest.length > 0; transactions++) {
+      const batch = largestFitting(rest, (part) => closingMessage(hotWallet, lifetime, part.map(accountOf)));
       rest = rest.slice(batch.length);
-      if (await sendQuietly(deps, await signedTransaction(closingMessage(hotWallet, lifetime, batch)), 'closing expired deposit accounts')) closed += batch.length;
-      else allSent = false;
+      if (await sendQuietly(deps, await signedTransaction(closingMessage(hotWallet, lifetime, batch.map(accountOf))), 'closing expired deposit accounts')) sent.push(...batch);
     }
   }
-  // Not moved past a close that failed (a payment landed between the read and it, a node's error): tried again next run.
-  if (allSent) await deps.store.setReclaimCursor(page.at(-1)!.sortKey, now.toISOString());
+  const first = toClose.length > 0 ? page.findIndex((each) => each.address === toClose[0]) : page.length;
+  const after = first === 0 ? cursor.after : page[first - 1]!.sortKey;
+  await deps.store.setReclaimCursor({ after, closing: sent }, now.toISOString());
   return { closed, transactions };
 }
 

@@ -1,5 +1,5 @@
 import { sweepInFlightReader } from '../../ledger/reconciliation.ts';
-import type { SolanaSweep } from './sweep-types.ts';
+import type { ReclaimCursor, SolanaSweep } from './sweep-types.ts';
 import { toBigInt } from '../../adapters/dynamo/client.ts';
 import type { Item } from '../../adapters/dynamo/items/item.ts';
 import { withTakenOffCounts } from '../../adapters/dynamo/items/deposit-address.ts';
@@ -66,12 +66,14 @@ export const solanaSweepItem = {
 };
 
 /** Where the reclaim of expired deposit accounts (./deposit-accounts.ts) stands: the sort key of the
- * last deposit address listing entry it handled. */
+ * last deposit address listing entry it handled, and the addresses after it whose accounts its last
+ * run sent to be closed (a page's at most). */
 export const reclaimCursorItem = {
   type: 'SolanaReclaimCursor',
   key: () => ({ PK: PARTITION, SK: 'RECLAIM_CURSOR' }),
-  toItem: (after: string, at: string): Item => ({ ...reclaimCursorItem.key(), type: reclaimCursorItem.type, after, updatedAt: at }),
-  afterOf: (item: Item): string => item.after as string,
+  toItem: ({ after, closing }: ReclaimCursor, at: string): Item => ({ ...reclaimCursorItem.key(), type: reclaimCursorItem.type, after, closing, updatedAt: at }),
+  // `closing` is absent on a cursor written before closings were kept.
+  fromItem: (item: Item): ReclaimCursor => ({ after: (item.after as string | null) ?? null, closing: (item.closing as string[] | undefined) ?? [] }),
 };
 
 /** An open Solana sweep as reconcile reads it from the table's scan (functions/networks/record-registry.ts):

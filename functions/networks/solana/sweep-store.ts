@@ -1,5 +1,5 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { DueOwner, SolanaSweep, SolanaSweepStore } from './sweep-types.ts';
+import type { DueOwner, ReclaimCursor, SolanaSweep, SolanaSweepStore } from './sweep-types.ts';
 import type { ListedDepositAddress } from '../../deposits/deposit-address-filter.ts';
 import { SweepStoreOverDueList } from '../../adapters/dynamo/sweep-due-list.ts';
 import { answer, MoneyTransaction, stale } from '../../adapters/dynamo/transaction.ts';
@@ -89,12 +89,12 @@ export class DynamoSolanaSweepStore extends SweepStoreOverDueList implements Sol
     return new Set(items.filter((item) => IN_PROGRESS.has(item.status as DepositStatus)).map((item) => item.id as string));
   }
 
-  async reclaimCursor(): Promise<string | null> {
+  async reclaimCursor(): Promise<ReclaimCursor> {
     const item = await readItem(this.db, this.tableName, reclaimCursorItem.key());
-    return item ? reclaimCursorItem.afterOf(item) : null;
+    return item ? reclaimCursorItem.fromItem(item) : { after: null, closing: [] };
   }
 
-  async setReclaimCursor(after: string, at: string): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.tableName, Item: reclaimCursorItem.toItem(after, at) }));
+  async setReclaimCursor(cursor: ReclaimCursor, at: string): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: reclaimCursorItem.toItem(cursor, at) }));
   }
 }

@@ -25,6 +25,15 @@ export interface SweptTokenAccount {
   takenOffCounts?: CountsTaken;
 }
 
+/** Where the reclaim of expired deposit accounts (./deposit-accounts.ts) stands in the deposit
+ * address listing: the place it has handled up to (a sort key; null before the first), and the
+ * deposit addresses after it whose accounts its last run sent to be closed, counted reclaimed once
+ * a run reads them closed. */
+export interface ReclaimCursor {
+  after: string | null;
+  closing: string[];
+}
+
 export interface SolanaSweep {
   /** The first version's signature. */
   id: string;
@@ -83,9 +92,9 @@ export interface SolanaSweepStore extends FrozenAddressList {
   /** A page of them: at most `limit` after the place `after` (from the start when null), made before
    * `before` (a time), each with its place. */
   listedAddressesAfter(after: string | null, before: string, limit: number): Promise<{ address: string; sortKey: string }[]>;
-  /** Where the reclaim of expired deposit accounts stands in the listing (a sort key), or null. */
-  reclaimCursor(): Promise<string | null>;
-  setReclaimCursor(after: string, at: string): Promise<void>;
+  /** Where the reclaim of expired deposit accounts stands (./deposit-accounts.ts). */
+  reclaimCursor(): Promise<ReclaimCursor>;
+  setReclaimCursor(cursor: ReclaimCursor, at: string): Promise<void>;
   /** Of these deposits, the ones still awaiting payment or confirming. */
   depositsInProgress(deposits: { companyId: string; depositId: string }[]): Promise<Set<string>>;
 }
