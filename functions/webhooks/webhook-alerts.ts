@@ -1,4 +1,5 @@
 import type { CompanyStore } from '../companies/company.ts';
+import { ApiError } from '../shared/errors.ts';
 import type { Log } from '../shared/log.ts';
 import { webhookFailureMail, type Mailer } from '../mail/mail.ts';
 import { mailMembersWho, type MemberLookup } from '../people/member-mail.ts';
@@ -9,14 +10,36 @@ import { mailMembersWho, type MemberLookup } from '../people/member-mail.ts';
  * mailed, as Stripe mails about a failing endpoint: an integrator whose server is down learns it
  * from us, not from a customer. At most one mail an endpoint a day that it is failing, whatever
  * the number of events that fail meanwhile, and apart one that it was disabled, which an earlier
- * "failing" mail of the day must not keep back (the endpoint then gets nothing until enabled again):
- * each claim is one conditional write, so parallel senders mail once.
+ * "failing" mail of the day must not keep back (the endpoint then gets nothing until enabled again).
+ * Each mail is claimed by one conditional write, so parallel senders mail once, and the claim is
+ * only pending until the mail has gone out: a sender that dies or whose mail fails in between would
+ * otherwise hold the day's claim for a mail nobody sent, and the managers of a disabled endpoint,
+ * which fails no event again, would never hear of it. The try that owes the mail takes its pending
+ * claim back when its message comes again; any other sender takes it once it lapses.
  */
 export const WEBHOOK_ALERT_INTERVAL_MS = 24 * 60 * 60_000;
 
+/** Longer than a sender's run can last (its mail sent or not by then), so a live sender's claim is
+ * never taken from it. */
+export const ALERT_CLAIM_PENDING_MS = 5 * 60_000;
+
+/** One endpoint's alert of one kind, as claimed by one try (`claimant`). */
+export interface AlertClaim {
+  companyId: string;
+  webhookId: string;
+  kind: 'failing' | 'disabled';
+  claimant: string;
+}
+
 export interface WebhookAlertStore extends MemberLookup {
-  /** Records an alert of this kind for the endpoint at `at` unless one was recorded after `notBefore`: false then. */
-  claimAlert(companyId: string, webhookId: string, kind: 'failing' | 'disabled', at: string, notBefore: string): Promise<boolean>;
+  /** Claims the alert at `at`, pending until `pendingUntil`; false, writing nothing, when one was
+   * mailed after `notBefore`, or another claimant's is still pending (its sender is mailing it, or
+   * its message will come back to). The claimant's own pending claim is taken again. */
+  claimAlert(claim: AlertClaim, at: string, notBefore: string, pendingUntil: string): Promise<boolean>;
+  /** The claim's mail went out: it holds for the day. */
+  alertMailed(claim: AlertClaim): Promise<void>;
+  /** The claim's mail did not go out: anyone may claim it from `at` on. */
+  releaseAlert(claim: AlertClaim, at: string): Promise<void>;
 }
 
 export interface GivenUpDelivery {
@@ -25,6 +48,9 @@ export interface GivenUpDelivery {
   url: string;
   eventId: string;
   eventType: string;
+  /** The try that owes the alert: its message, come back after its sender died, claims it again. */
+  round: number;
+  attempt: number;
   reason: string;
   /** The endpoint answered 410 Gone and is now disabled. */
   disabled: boolean;
@@ -39,16 +65,33 @@ export interface WebhookAlertDeps {
   mailer: Mailer;
 }
 
-/** Mails the endpoint's managers, unless they were mailed about it within the day. Never throws: a
- * delivery's outcome is recorded already, and an alert that fails is logged and left. */
+/** Mails the endpoint's managers, unless they were mailed about it within the day or another sender
+ * is mailing them. Throws when the mail may not have gone out (the store or the mailer failed), its
+ * claim released, so the message that owes it comes back and mails it: a company without a profile,
+ * which nobody could be mailed about, is only logged. */
 export async function alertGivenUpDelivery(deps: WebhookAlertDeps & { log: Log }, failure: GivenUpDelivery, now = new Date()): Promise<void> {
+  const claim: AlertClaim = {
+    companyId: failure.companyId,
+    webhookId: failure.webhookId,
+    kind: failure.disabled ? 'disabled' : 'failing',
+    claimant: `${failure.eventId}#${failure.round}#${failure.attempt}`,
+  };
+  const notBefore = new Date(now.getTime() - WEBHOOK_ALERT_INTERVAL_MS).toISOString();
+  const pendingUntil = new Date(now.getTime() + ALERT_CLAIM_PENDING_MS).toISOString();
+  let claimed = false;
   try {
-    const notBefore = new Date(now.getTime() - WEBHOOK_ALERT_INTERVAL_MS).toISOString();
-    if (!(await deps.alerts.claimAlert(failure.companyId, failure.webhookId, failure.disabled ? 'disabled' : 'failing', now.toISOString(), notBefore))) return;
+    claimed = await deps.alerts.claimAlert(claim, now.toISOString(), notBefore, pendingUntil);
+    if (!claimed) return;
     await mailMembersWho('manageWebhooks', { companies: deps.companies, members: deps.alerts, mailer: deps.mailer }, failure.companyId, (to, companyName) =>
       webhookFailureMail({ to, companyName, ...failure }),
     );
   } catch (error) {
     deps.log.error('webhook failure alert not mailed', { companyId: failure.companyId, webhookId: failure.webhookId, error: (error as Error).name ?? 'Error' });
+    // Released rather than left to lapse, so the next failure of the endpoint need not wait for it.
+    if (claimed) await deps.alerts.releaseAlert(claim, now.toISOString()).catch(() => undefined);
+    if (error instanceof ApiError && error.code === 'NOT_FOUND') return;
+    throw error;
   }
+  // The mail went out: a claim left pending lapses, and at worst a later failure of the day mails again.
+  await deps.alerts.alertMailed(claim).catch((error: Error) => deps.log.warn('webhook failure alert not marked mailed', { companyId: failure.companyId, webhookId: failure.webhookId, error: error.name ?? 'Error' }));
 }

@@ -210,7 +210,8 @@ export interface SenderDeps {
   now?: () => Date;
   /** The run's logger; stderr JSON when absent. */
   log?: Log;
-  /** Told of a delivery given up for good (./webhook-alerts.ts mails the endpoint's managers); never throws. */
+  /** Told of a delivery given up for good, or failing for an hour (./webhook-alerts.ts mails the
+   * endpoint's managers); throws when the mail may not have gone out, so the message comes back. */
   alert?: (failure: GivenUpDelivery, log: Log) => Promise<void>;
 }
 
@@ -243,7 +244,8 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
     // A copy of the try that ended this round (its last, or the 410 that disabled the endpoint), come
     // back because something after its record failed, or SQS handed it over twice: the delivery
     // stays `failed` with its reason, never turned `cancelled`. If that try met 410 and its alert is
-    // not known sent (the process died between), it is sent now, or the managers never hear of it.
+    // not known sent (the process died, or the mail failed, between), it is sent now, or the managers
+    // never hear of it.
     if (delivery?.status === 'failed' && delivery.round === message.round && delivery.attempt >= message.attempt) {
       const goneUntold = webhook && delivery.reason === GONE_DELIVERY_REASON && webhook.disabledReason === GONE_WEBHOOK_REASON && delivery.attempt === message.attempt && delivery.followUpQueued < message.attempt;
       if (!goneUntold) return 'duplicate';
@@ -259,7 +261,7 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
   // try was recorded) is queued now.
   if (delivery && delivery.round === message.round && delivery.attempt >= message.attempt) {
     // The last try recorded failed, its dead letter and alert not known sent: the process died, or
-    // the dead-letter queue failed, between the two. They are sent now, or never would be.
+    // the dead-letter queue or the mail failed, between the two. They are sent now, or never would be.
     const lastTry = message.attempt > deps.settings.retryScheduleMs.length;
     if (lastTry && delivery.attempt === message.attempt && delivery.status === 'failed' && delivery.followUpQueued < message.attempt) {
       await giveUp(deps, message, webhook, event, delivery.reason ?? `all ${message.attempt} tries failed`);
@@ -267,7 +269,12 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
     }
     const followUpMissing = delivery.attempt === message.attempt && delivery.status === 'retrying' && delivery.followUpQueued < message.attempt && delivery.nextAttemptAt !== null;
     if (!followUpMissing) return 'duplicate';
-    await queueFollowUp(deps, message, delivery.nextAttemptAt!, Math.max(0, Date.parse(delivery.nextAttemptAt!) - now.getTime()));
+    // The early alert this try owed is not known sent either (it is sent before the follow-up is
+    // noted): sent now, the try's last error no longer at hand.
+    const earlyAlert = crossesEarlyAlert(deps.settings.retryScheduleMs, message.attempt)
+      ? stillFailing(deps.settings.retryScheduleMs, message, webhook, event, delivery.nextAttemptAt!, now, `its ${message.attempt} tries so far failed`)
+      : null;
+    await queueFollowUp(deps, message, delivery.nextAttemptAt!, Math.max(0, Date.parse(delivery.nextAttemptAt!) - now.getTime()), earlyAlert);
     return 'retrying';
   }
 
@@ -335,12 +342,10 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
     // tried again rather than lost.
     // A newer round began while this try was made: its own tries go on, this round's end here.
     if (!(await deps.store.record(message, { eventType, status: 'retrying', attempt, nextAttemptAt: notBefore }, now))) return 'duplicate';
-    await queueFollowUp(deps, message, notBefore, delayMs);
-    if (crossesEarlyAlert(schedule, message.attempt)) {
-      const lastTryBy = new Date(now.getTime() + schedule.slice(message.attempt - 1).reduce((sum, ms) => sum + ms, 0)).toISOString();
-      const reason = `its ${message.attempt} tries so far failed; the last: ${attempt.error ?? `HTTP ${attempt.statusCode}`}`;
-      await deps.alert?.({ ...givenUp(message, webhook, event), reason, disabled: false, retrying: { nextAttemptAt: notBefore, lastTryBy } }, deps.log ?? stderrLog);
-    }
+    const earlyAlert = crossesEarlyAlert(schedule, message.attempt)
+      ? stillFailing(schedule, message, webhook, event, notBefore, now, `its ${message.attempt} tries so far failed; the last: ${attempt.error ?? `HTTP ${attempt.statusCode}`}`)
+      : null;
+    await queueFollowUp(deps, message, notBefore, delayMs, earlyAlert);
     return 'retrying';
   }
   const reason = `all ${message.attempt} tries failed; the last: ${attempt.error ?? `HTTP ${attempt.statusCode}`}`;
@@ -350,7 +355,9 @@ export async function sendDelivery(deps: SenderDeps, message: DeliveryMessage): 
 }
 
 /** After the last try: the dead letter devops keep, the company's alert, then noted done (as a
- * follow-up is), so a copy of the message seen again sends neither twice. */
+ * follow-up is), so a copy of the message seen again sends neither twice. An alert that throws
+ * leaves it not done: the message comes back and sends both again (the dead letter twice, rather
+ * than the mail never). */
 async function giveUp(deps: SenderDeps, message: DeliveryMessage, webhook: Webhook, event: { id: string; type: string; payload: string }, reason: string): Promise<void> {
   await deps.queue.sendToDeadLetter(message, reason);
   await deps.alert?.({ ...givenUp(message, webhook, event), reason, disabled: false, retrying: null }, deps.log ?? stderrLog);
@@ -363,15 +370,21 @@ const GONE_WEBHOOK_REASON = 'the endpoint answered 410 Gone';
 const GONE_DELIVERY_REASON = 'webhook disabled: 410 Gone';
 
 /** After the try that met 410 and disabled the endpoint: its managers' alert, then noted done (as a
- * follow-up is), so a copy of the message, were the endpoint enabled again, is not given up again. */
+ * follow-up is), so a copy of the message, were the endpoint enabled again, is not given up again.
+ * Only once the alert is sent: the endpoint fails no event again to mail about, so a copy of the
+ * message (come back after an alert that threw, or a sender that died) is its one other chance. */
 async function tellDisabled(deps: SenderDeps, message: DeliveryMessage, webhook: Webhook, event: { id: string; type: string }): Promise<void> {
   await deps.alert?.({ ...givenUp(message, webhook, event), reason: 'it answered 410 Gone', disabled: true, retrying: null }, deps.log ?? stderrLog);
   await deps.store.followUpQueued(message);
 }
 
-/** The try after `message`'s, not before `notBefore`; then noted as queued. */
-async function queueFollowUp(deps: SenderDeps, message: DeliveryMessage, notBefore: string, delayMs: number): Promise<void> {
+/** The try after `message`'s, not before `notBefore`; then noted as queued. The early alert the try
+ * owes goes between the two, so a sender that dies before it leaves the message to send it. One
+ * whose mail fails is logged and left: the message come back would queue the next try again, and
+ * two copies of it fork the endpoint's retries in two; the give-up mail still tells. */
+async function queueFollowUp(deps: SenderDeps, message: DeliveryMessage, notBefore: string, delayMs: number, earlyAlert: GivenUpDelivery | null = null): Promise<void> {
   await deps.queue.send([{ message: { ...message, attempt: message.attempt + 1, notBefore }, delayMs }]);
+  if (earlyAlert) await deps.alert?.(earlyAlert, deps.log ?? stderrLog).catch(() => undefined);
   await deps.store.followUpQueued(message);
 }
 
@@ -385,12 +398,21 @@ function crossesEarlyAlert(schedule: readonly number[], attempt: number): boolea
   return failingFor(attempt) >= EARLY_ALERT_AFTER_MS && failingFor(attempt - 1) < EARLY_ALERT_AFTER_MS;
 }
 
+/** The early alert: still retrying, the next try at `nextAttemptAt`, the last about the schedule's
+ * remaining waits after `now`. */
+function stillFailing(schedule: readonly number[], message: DeliveryMessage, webhook: Webhook, event: { id: string; type: string }, nextAttemptAt: string, now: Date, reason: string): GivenUpDelivery {
+  const lastTryBy = new Date(now.getTime() + schedule.slice(message.attempt - 1).reduce((sum, ms) => sum + ms, 0)).toISOString();
+  return { ...givenUp(message, webhook, event), reason, disabled: false, retrying: { nextAttemptAt, lastTryBy } };
+}
+
 const givenUp = (message: DeliveryMessage, webhook: Webhook, event: { id: string; type: string }) => ({
   companyId: message.companyId,
   webhookId: message.webhookId,
   url: webhook.url,
   eventId: event.id,
   eventType: event.type,
+  round: message.round,
+  attempt: message.attempt,
 });
 
 /** The secrets that sign a delivery now: the webhook's, and the one it replaced while that is still

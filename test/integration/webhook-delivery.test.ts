@@ -15,6 +15,7 @@ import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWebhookAlertStore } from '#adapters/dynamo/webhook-alert-store';
 import { OutboxMailer } from '#adapters/mail/outbox-mailer';
 import { alertGivenUpDelivery } from '#functions/webhooks/webhook-alerts';
+import type { Mailer } from '#functions/mail/mail';
 import { CONTRACT_RETRY_SCHEDULE } from '#functions/webhooks/retry-schedule';
 import type { Role } from '#functions/people/team';
 import { mailsTo } from '../support/outbox.ts';
@@ -563,8 +564,9 @@ describe('an endpoint that gives up on an event', () => {
   const outboxes: string[] = [];
   afterAll(() => outboxes.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-  /** A company with a profile and a member of each role but Admin, whose mail goes to an outbox of the test's own. */
-  async function companyWithPeople() {
+  /** A company with a profile and a member of each role but Admin, whose mail goes to an outbox of
+   * the test's own (through `mailing`, where a test makes it fail). */
+  async function companyWithPeople(mailing: (outbox: Mailer) => Mailer = (outbox) => outbox) {
     const company = companyId();
     await db.send(new PutCommand({ TableName: tableName, Item: companyItem.toItem({ id: company, name: 'Alerted Co', environment: 'sandbox', status: 'active', createdAt: new Date().toISOString() }) }));
     const people = { Owner: `owner-${company}@example.com`, Developer: `dev-${company}@example.com`, Viewer: `viewer-${company}@example.com` };
@@ -573,7 +575,7 @@ describe('an endpoint that gives up on an event', () => {
     }
     const outbox = mkdtempSync(join(tmpdir(), 'cambio-alerts-'));
     outboxes.push(outbox);
-    const mailer = new OutboxMailer(outbox);
+    const mailer = mailing(new OutboxMailer(outbox));
     const alerting = { alerts: new DynamoWebhookAlertStore(db, tableName), companies: new DynamoCompanyStore(db, tableName), mailer };
     const alert: SenderDeps['alert'] = (failure, log) => alertGivenUpDelivery({ ...alerting, log }, failure);
     return { company, people, outbox, alert };
@@ -710,6 +712,130 @@ describe('an endpoint that gives up on an event', () => {
     expect(await attemptsShown(company, webhook.id)).toEqual([expect.objectContaining({ eventId: event.id, httpStatus: 410, result: 'failed' })]);
     expect(await deliveryItem(company, event.id, webhook.id)).toMatchObject({ status: 'failed', reason: 'webhook disabled: 410 Gone' });
     expect(mailsTo(outbox, people.Owner).map((mail) => mail.subject)).toEqual([`Webhook endpoint disabled: ${webhook.url}`]);
+  });
+
+  /** The sender dies in its first mail, after the mail's claim (the Lambda timed out, or was
+   * stopped): that send never returns. `reached` resolves when it is made. */
+  function dyingInFirstMail() {
+    let reachedIt!: () => void;
+    const reached = new Promise<void>((resolve) => (reachedIt = resolve));
+    let sent = 0;
+    const mailing = (outbox: Mailer): Mailer => ({ send: (mail) => (sent++ === 0 ? (reachedIt(), new Promise<void>(() => undefined)) : outbox.send(mail)) });
+    return { reached, mailing };
+  }
+
+  /** SES refuses the first mail (throttled), after the mail's claim. */
+  const failingFirstMail = (outbox: Mailer): Mailer => {
+    let sent = 0;
+    return {
+      send: async (mail) => {
+        if (sent++ === 0) throw Object.assign(new Error('Maximum sending rate exceeded.'), { name: 'Throttling' });
+        return outbox.send(mail);
+      },
+    };
+  };
+
+  it('mails that the endpoint was disabled when the sender died after claiming the mail and before sending it', async () => {
+    const { reached, mailing } = dyingInFirstMail();
+    const { company, people, outbox, alert } = await companyWithPeople(mailing);
+    const webhook = await failingEndpoint(company, (_, res) => res.writeHead(410).end());
+    const event = await writeEvent(company);
+    const { message, deps } = firstTry(company, webhook, event, { alert });
+
+    // This run never ends: SQS shows the message again once its visibility timeout is over.
+    void sendDelivery(deps, message);
+    await reached;
+    expect(await sendDelivery(deps, message)).toBe('disabled');
+    expect(await sendDelivery(deps, message)).toBe('duplicate');
+
+    for (const to of [people.Owner, people.Developer]) expect(mailsTo(outbox, to).map((mail) => mail.subject)).toEqual([`Webhook endpoint disabled: ${webhook.url}`]);
+  });
+
+  it('mails that the endpoint was disabled when the mail failed after its claim: the message comes back and mails it once', async () => {
+    const { company, people, outbox, alert } = await companyWithPeople(failingFirstMail);
+    const webhook = await failingEndpoint(company, (_, res) => res.writeHead(410).end());
+    const event = await writeEvent(company);
+    const { message, deps } = firstTry(company, webhook, event, { alert });
+
+    await expect(sendDelivery(deps, message)).rejects.toThrow('Maximum sending rate exceeded.');
+    expect(await sendDelivery(deps, message)).toBe('disabled');
+    expect(await sendDelivery(deps, message)).toBe('duplicate');
+
+    expect(await registry.getWebhook(company, webhook.id)).toMatchObject({ enabled: false });
+    for (const to of [people.Owner, people.Developer]) expect(mailsTo(outbox, to).map((mail) => mail.subject)).toEqual([`Webhook endpoint disabled: ${webhook.url}`]);
+  });
+
+  it('mails that the endpoint gave up on an event when the mail failed after its claim: the message comes back and mails it once', async () => {
+    const { company, people, outbox, alert } = await companyWithPeople(failingFirstMail);
+    const webhook = await failingEndpoint(company, (_, res) => res.writeHead(500).end());
+    const event = await writeEvent(company);
+    const queue = queues();
+    const { message, deps } = firstTry(company, webhook, event, { alert, queue });
+    const lastTry = { ...message, attempt: 10 };
+
+    await expect(sendDelivery(deps, lastTry)).rejects.toThrow('Maximum sending rate exceeded.');
+    expect(await sendDelivery(deps, lastTry)).toBe('dead-lettered');
+    expect(await sendDelivery(deps, lastTry)).toBe('duplicate');
+
+    expect(queue.deadLetter.peek().length).toBeGreaterThan(0);
+    for (const to of [people.Owner, people.Developer]) expect(mailsTo(outbox, to).map((mail) => mail.subject)).toEqual([`Webhook deliveries failing: ${webhook.url}`]);
+  });
+
+  it('mails, still retrying, that the endpoint has failed for an hour when the sender died in that mail after queueing the next try', async () => {
+    const { reached, mailing } = dyingInFirstMail();
+    const { company, people, outbox, alert } = await companyWithPeople(mailing);
+    const webhook = await failingEndpoint(company, (_, res) => res.writeHead(500).end('down'));
+    const event = await writeEvent(company);
+    const contract = settings({ retryScheduleMs: parseRetrySchedule(CONTRACT_RETRY_SCHEDULE) });
+    const deps = { store: deliveries, queue: queues(), sealer, post: postWebhook, settings: contract, alert };
+    const send = (attempt: number) => sendDelivery(deps, { companyId: company, eventId: event.id, webhookId: webhook.id, round: 0, attempt });
+    for (const attempt of [1, 2, 3, 4]) expect(await send(attempt)).toBe('retrying');
+
+    // The fifth try crosses the hour: its run dies in the mail, and its message comes back.
+    void send(5);
+    await reached;
+    expect(await send(5)).toBe('retrying');
+    expect(await send(5)).toBe('duplicate');
+
+    for (const to of [people.Owner, people.Developer]) {
+      const [mail, ...more] = mailsTo(outbox, to);
+      expect(more).toEqual([]);
+      expect(mail!.subject).toBe(`Webhook deliveries failing: ${webhook.url}`);
+      expect(mail!.text).toContain(`Cambio could not deliver event ${event.id} (${event.type}) to Alerted Co's webhook endpoint ${webhook.url}: its 5 tries so far failed.`);
+    }
+  });
+
+  it('mails once when two events give up on one endpoint at once, the second while the first one\'s mail is being sent', async () => {
+    let letFirstMailGo!: () => void;
+    const firstMailHeld = new Promise<void>((resolve) => (letFirstMailGo = resolve));
+    let reachedFirstMail!: () => void;
+    const reached = new Promise<void>((resolve) => (reachedFirstMail = resolve));
+    let sent = 0;
+    const holdingFirstMail = (outbox: Mailer): Mailer => ({
+      send: async (mail) => {
+        if (sent++ === 0) {
+          reachedFirstMail();
+          await firstMailHeld;
+        }
+        return outbox.send(mail);
+      },
+    });
+    const { company, people, outbox, alert } = await companyWithPeople(holdingFirstMail);
+    const webhook = await failingEndpoint(company, (_, res) => res.writeHead(500).end());
+    const [first, second] = [await writeEvent(company), await writeEvent(company)];
+    const lastTryOf = (event: { id: string }) => {
+      const { message, deps } = firstTry(company, webhook, event, { alert });
+      return sendDelivery(deps, { ...message, attempt: 10 });
+    };
+
+    const firstGivenUp = lastTryOf(first);
+    await reached;
+    expect(await lastTryOf(second)).toBe('dead-lettered');
+    letFirstMailGo();
+    expect(await firstGivenUp).toBe('dead-lettered');
+
+    expect(mailsTo(outbox, people.Owner).map((mail) => mail.subject)).toEqual([`Webhook deliveries failing: ${webhook.url}`]);
+    expect(mailsTo(outbox, people.Developer)).toHaveLength(1);
   });
 
   it("mails that the endpoint was disabled even after the day's mail that it was failing", async () => {
