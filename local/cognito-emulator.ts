@@ -1,11 +1,12 @@
 import { createHash, createPrivateKey, createPublicKey, createSign, createVerify, generateKeyPairSync, randomBytes, randomUUID, scryptSync, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { base32 } from '@scure/base';
 import { passwordProblems } from '#functions/people/team';
 import { totpMatches } from './totp.ts';
+import { writeAtomically } from './data-folder.ts';
 
 /**
  * The few actions of Cognito's user pool API the dashboard uses (AdminCreateUser,
@@ -80,13 +81,23 @@ class CognitoError extends Error {
   }
 }
 
+/** A state file the emulator cannot read: the start stops and says which, and what removing it costs. */
+export class CognitoStateUnreadable extends Error {
+  constructor(file: string, why: string) {
+    super(
+      `${file} is unreadable (${why}). It holds the local dashboard's users (passwords, two-factor secrets, sessions): ` +
+        `restore it from a copy if you have one, or remove the whole data folder to start afresh. ` +
+        `Removing only ${file} starts with no users, and the people the table holds can then no longer sign in.`,
+    );
+  }
+}
+
 export async function startCognitoEmulator(options: { dataDir: string | null }): Promise<CognitoEmulator> {
   const file = options.dataDir ? join(options.dataDir, 'cognito.json') : null;
-  const state: State = file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as State) : newState();
+  const state: State = file && existsSync(file) ? readState(file) : newState();
+  // Written beside and renamed over at every change: a kill -9 mid-write leaves the last whole state.
   const save = () => {
-    if (!file || !options.dataDir) return;
-    mkdirSync(options.dataDir, { recursive: true });
-    writeFileSync(file, JSON.stringify(state), { mode: 0o600 });
+    if (file) writeAtomically(file, JSON.stringify(state), { mode: 0o600 });
   };
   save();
   const privateKey = createPrivateKey(state.privateKeyPem);
@@ -374,6 +385,19 @@ function lockoutAfter(failures: number): number {
 function newState(): State {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   return { privateKeyPem: (privateKey as KeyObject).export({ format: 'pem', type: 'pkcs8' }) as string, users: {}, refreshTokens: {} };
+}
+
+function readState(file: string): State {
+  let state: Partial<State> | null;
+  try {
+    state = JSON.parse(readFileSync(file, 'utf8')) as Partial<State> | null;
+  } catch (error) {
+    throw new CognitoStateUnreadable(file, (error as Error).message);
+  }
+  if (typeof state?.privateKeyPem !== 'string' || typeof state.users !== 'object' || state.users === null || typeof state.refreshTokens !== 'object' || state.refreshTokens === null) {
+    throw new CognitoStateUnreadable(file, 'it holds no user pool');
+  }
+  return state as State;
 }
 
 function checkPool(userPoolId: unknown): void {

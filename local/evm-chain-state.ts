@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Address, Hex } from 'viem';
 import { rpc } from './anvil.ts';
+import { writeAtomically } from './data-folder.ts';
 import type { NetworkContracts } from './evm-contracts.ts';
 
 /**
@@ -141,15 +142,6 @@ function withoutOldEmptyBlocks(json: string): { text: string; head: number } {
     return number === 0 || number > head - KEPT_RECENT_BLOCKS || block.transactions.length > 0;
   });
   return { text: JSON.stringify(state), head };
-}
-
-/** Written beside and renamed over: a reader (or the next start, after a kill -9) sees the old
- * file or the new one, never part of one. */
-function writeAtomically(file: string, text: string): void {
-  mkdirSync(join(file, '..'), { recursive: true });
-  const temporary = `${file}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
 }
 
 /** The saves of one node while it runs. */

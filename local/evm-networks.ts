@@ -119,7 +119,11 @@ async function startNode(
     try {
       node = await startAnvil({ chainId, blockTime: BLOCK_SECONDS, loadState: saved.stateFile, ownProcessGroup: true });
     } catch (error) {
-      throw new SavedChainUnusable(name, dir, `anvil did not start on it (${(error as Error).message})`);
+      const message = (error as Error).message;
+      // anvil stops at once on a state it cannot load, and says so (--load-state); a port taken
+      // meanwhile, or a start slower than the wait on a busy machine, is no fault of the chain.
+      if (/^anvil exited/.test(message) && /state/i.test(message)) throw new SavedChainUnusable(name, dir, `anvil did not start on it (${message})`);
+      throw new Error(`The ${name} node did not start on the chain saved in ${dir}/ (${message}); the chain is kept as it was: start again`, { cause: error });
     }
     contracts = saved.contracts;
     savedHead = saved.head;

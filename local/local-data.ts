@@ -23,15 +23,27 @@ export async function withLocalData<T>(work: (endpoint: string, tableName: strin
   }
 }
 
-/** The `npm start` running on .data/, from the state file it keeps while up. */
+/**
+ * The `npm start` running on .data/, from the state file it keeps while up. A file left by one
+ * killed (-9) is judged by its PID: gone, or this command's own (in a container, a new process can
+ * get the dead runtime's PID), it runs no more.
+ */
 export function runningRuntime(): RunningRuntime | null {
   const file = join(DATA_DIR, 'runtime.json');
   if (!existsSync(file)) return null;
-  const state = JSON.parse(readFileSync(file, 'utf8')) as RunningRuntime;
+  let state: RunningRuntime;
+  try {
+    state = JSON.parse(readFileSync(file, 'utf8')) as RunningRuntime;
+  } catch {
+    // Written beside and renamed over: only one from before that, cut short by a kill -9.
+    return null;
+  }
+  if (!Number.isSafeInteger(state?.pid) || state.pid === process.pid) return null;
   try {
     process.kill(state.pid, 0);
     return state;
-  } catch {
-    return null;
+  } catch (error) {
+    // EPERM: alive, another user's.
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? state : null;
   }
 }

@@ -31,6 +31,7 @@ import { resumeHotWalletNonces } from './evm-nonce-resume.ts';
 import { loadDefaultScreeningLists } from './screening-defaults.ts';
 import { DASHBOARD_DIST } from '../dashboard/build.ts';
 import { LOCAL_TABLE_NAME, outboxOf, type RunningRuntime } from './runtime-files.ts';
+import { lockDataFolder, writeAtomically, type DataFolderLock } from './data-folder.ts';
 // Where the ops commands read them from without loading the runtime (./runtime-files.ts says why).
 export { LOCAL_TABLE_NAME, outboxOf, type RunningRuntime };
 
@@ -126,10 +127,21 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   let temporaryOutbox: string | undefined;
   let gatewayDb: ReturnType<typeof createDocumentClient> | undefined;
   let reserved: Awaited<ReturnType<typeof reservePort>> | null = null;
-  const dynamoEndpoint =
-    options.dynamoEndpoint ??
-    (dynamo = await startDynamoDbLocal({ dbPath: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined })).endpoint;
+  let dataFolder: DataFolderLock | null = null;
   try {
+    // The data folder, then the port, before any engine starts or any file is written: a second start
+    // on a folder in use is told which runtime has it (whatever its port), and leaves it as it was.
+    // The port is held by a listening probe until the API's server takes it: a port merely found free
+    // while every handler loads (seconds) can be taken meanwhile by any process's outgoing connection.
+    // Port 0 (the tests): any, reserved first, so that the lock names the URL it will serve at.
+    const host = options.host ?? '127.0.0.1';
+    if (options.port === 0) reserved = await reservePort(host, 0);
+    const port = reserved?.port ?? options.port;
+    if (options.dataDir) dataFolder = lockDataFolder(options.dataDir, `http://${host}:${port}/v1`);
+    reserved ??= await reservePort(host, port);
+    const dynamoEndpoint =
+      options.dynamoEndpoint ??
+      (dynamo = await startDynamoDbLocal({ dbPath: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined })).endpoint;
     await ensureTable(dynamoEndpoint, tableName);
     // Screening is on by default (../shared/networks.md): the shipped OFAC snapshot, loaded once.
     if (options.screeningDefaults !== false) await loadDefaultScreeningLists(dynamoEndpoint, tableName);
@@ -182,11 +194,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     });
     // The dashboard's origin as in AWS (DASHBOARD_ORIGIN): mailed links and the CSRF origin check
     // use it, never the request's Host header, so the port is chosen before any handler loads.
-    const host = options.host ?? '127.0.0.1';
-    // Held by a listening probe until the API's server takes it: a port merely found free while
-    // every handler loads (seconds) can be taken meanwhile by any process's outgoing connection.
-    reserved = options.port === 0 ? await reservePort(host) : null;
-    const port = reserved?.port ?? options.port;
     process.env.DASHBOARD_ORIGIN = `http://${host}:${port}`;
     const dashboardAppDir = options.dashboardAppDir === undefined ? (existsSync(join(DASHBOARD_DIST, 'index.html')) ? DASHBOARD_DIST : null) : options.dashboardAppDir;
     const { createLocalApi } = await import('./api-server.ts');
@@ -197,7 +204,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const profiles = new DynamoCompanyStore(gatewayDb, tableName);
     const tierOf = async (companyId: string) => (await profiles.getCompany(companyId))?.rateLimitTier ?? FIRST_TIER;
     const server = await createLocalApi({ config, dashboardAppDir, companyLimits: { tiers, tierOf } });
-    await reserved?.release();
+    await reserved.release();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, resolve);
@@ -208,7 +215,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const webhooks = await startWebhookLoops(options.webhookIntervalMs ?? 250);
     const stateFile = options.dataDir ? join(options.dataDir, 'runtime.json') : null;
     const state: RunningRuntime = { pid: process.pid, apiUrl, dynamoEndpoint, tableName, evmNetworks: evm.settings, ...(solana && { solana: solana.settings }) };
-    if (stateFile) writeFileSync(stateFile, JSON.stringify(state, null, 2));
+    if (stateFile) writeAtomically(stateFile, JSON.stringify(state, null, 2));
 
     return {
       apiUrl,
@@ -233,6 +240,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         await solana?.stop();
         await dynamo?.stop();
         if (temporaryOutbox) rmSync(temporaryOutbox, { recursive: true, force: true });
+        dataFolder?.release();
       },
     };
   } catch (error) {
@@ -243,6 +251,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     await solana?.stop();
     await dynamo?.stop();
     if (temporaryOutbox) rmSync(temporaryOutbox, { recursive: true, force: true });
+    dataFolder?.release();
     throw error;
   }
 }
@@ -350,14 +359,13 @@ async function sandboxCompany(
   return { sandbox, seeded: true };
 }
 
-/** A port for a runtime asked to listen on any (port 0, the tests), held by a listening probe until
- * `release`, just before the runtime's server listens on it. */
-async function reservePort(host: string): Promise<{ port: number; release(): Promise<void> }> {
+/** The runtime's port (0: any, the tests'), held by a listening probe until `release`, just before
+ * the runtime's server listens on it; EADDRINUSE when it is taken. */
+async function reservePort(host: string, port: number): Promise<{ port: number; release(): Promise<void> }> {
   const probe = createServer();
   await new Promise<void>((resolve, reject) => {
     probe.once('error', reject);
-    probe.listen(0, host, resolve);
+    probe.listen(port, host, resolve);
   });
-  const { port } = probe.address() as AddressInfo;
-  return { port, release: () => new Promise<void>((resolve) => probe.close(() => resolve())) };
+  return { port: (probe.address() as AddressInfo).port, release: () => new Promise<void>((resolve) => probe.close(() => resolve())) };
 }

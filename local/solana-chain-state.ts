@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeAtomically } from './data-folder.ts';
 import type { ChainLog, SavedAccounts, SolanaChain } from './solana-chain.ts';
 
 /**
@@ -70,10 +70,7 @@ export function readSavedSolanaChain(file: string, expected: SavedGenesis): Save
 
 export function writeSavedSolanaChain(file: string, chain: SavedSolanaChain): void {
   const text = JSON.stringify({ format: FORMAT, genesis: chain.genesis, log: chain.log, accounts: chain.accounts }, replaceBigInts);
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
+  writeAtomically(file, text);
 }
 
 /** The saves of one chain while it runs. */

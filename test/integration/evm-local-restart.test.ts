@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { erc20Abi, type Address, type Hash } from 'viem';
@@ -9,10 +9,15 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createDocumentClient } from '#adapters/dynamo/client';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoWithdrawalStore } from '#adapters/dynamo/withdrawal-store';
+import { DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { scanCursorItem } from '#adapters/dynamo/items/chain-transfer';
+import { readItem } from '#adapters/dynamo/queries';
+import { evmScanCursorName } from '#functions/networks/evm/from-settings';
 import { evmSandboxPayer } from '#functions/networks/evm/sandbox-payer';
 import { EVM_NETWORKS } from '#functions/networks/evm/networks';
 import type { EvmNetworkName } from '#functions/networks/names';
 import type { Withdrawal } from '#functions/withdrawals/withdrawals';
+import { rpc } from '#local/anvil';
 import { localEvmChain, localPublicClient } from '#local/evm-contracts';
 import { startEvmNetworks } from '#local/evm-networks';
 import { STAGES } from '../../config/stages.ts';
@@ -205,6 +210,35 @@ describe('kill -9 of npm start in the middle of 20 payouts, then npm start again
   }, 180_000);
 });
 
+describe('npm start again on a data folder whose runtime is running', () => {
+  it('is refused before it starts or writes anything, naming the running one, which goes on answering', async () => {
+    const { dataDir } = dataFolder();
+    const tableName = `evm-restart-twice-${randomUUID()}`;
+    // Its chain saved once, at start: the scan below stands past the saved head, as a running scan does.
+    const child = { CHILD_DATA_DIR: dataDir, CHILD_EVM_NETWORKS: 'ethereum', CHILD_EVM_SAVE_EVERY_MS: '600000' };
+    const first = await startRuntimeProcess(endpoint, tableName, children, child);
+    const network = first.evmNetworks.ethereum!;
+    await rpc(network.rpcUrl!, 'anvil_mine', ['0x14']);
+    const cursorKey = scanCursorItem.key(evmScanCursorName('ethereum', network));
+    const cursor = new DynamoScanCursor(db, tableName, evmScanCursorName('ethereum', network));
+    await cursor.acquire('the first runtime', new Date(), 60_000);
+    await cursor.advance('the first runtime', Number(await nodeOf(first, 'ethereum').getBlockNumber()) + 1);
+    await cursor.release('the first runtime');
+    const files = () => Object.fromEntries(['runtime.json', 'cognito.json', 'evm/ethereum/state.json'].map((file) => [file, readFileSync(join(dataDir, file), 'utf8')]));
+    const [filesBefore, cursorBefore] = [files(), await readItem(db, tableName, cursorKey)];
+
+    const second = startRuntimeProcess(endpoint, tableName, children, child);
+    await expect(second).rejects.toThrow(`Cambio's local runtime already runs on ${dataDir}/ (process ${first.child.pid}, API ${first.apiUrl})`);
+
+    expect(await readItem(db, tableName, cursorKey)).toEqual(cursorBefore);
+    expect(files()).toEqual(filesBefore);
+    expect((await call(first, 'GET', '/company')).status).toBe(200);
+    expect(await stopped(first.child)).toBe(0);
+    // Ctrl-C gives the folder back.
+    expect(existsSync(join(dataDir, 'runtime.lock'))).toBe(false);
+  }, 60_000);
+});
+
 describe('a saved chain npm start cannot go on from', () => {
   it('stops the start, naming the folder to remove: an unreadable state, or one without the contracts it was saved with', async () => {
     const { dataDir } = dataFolder();
@@ -216,6 +250,9 @@ describe('a saved chain npm start cannot go on from', () => {
 
     writeFileSync(join(dir, 'state.json'), state.slice(0, state.length / 2));
     await expect(startEvmNetworks(['polygon'], { dataDir, hotWalletKey })).rejects.toThrow(`The polygon chain saved in ${dir}/ cannot be used: state.json is unreadable`);
+    // JSON of the right shape that anvil itself cannot load: anvil says so, and that is the chain's fault too.
+    writeFileSync(join(dir, 'state.json'), JSON.stringify({ accounts: { '0xnot-an-address': {} }, blocks: [], best_block_number: 3 }));
+    await expect(startEvmNetworks(['polygon'], { dataDir, hotWalletKey })).rejects.toThrow(`The polygon chain saved in ${dir}/ cannot be used: anvil did not start on it`);
 
     writeFileSync(join(dir, 'state.json'), state);
     const elsewhere = privateKeyToAccount(generatePrivateKey()).address;

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPairSigner } from '@solana/kit';
@@ -30,6 +30,24 @@ describe('npm start on a machine without Java', () => {
     expect(result.stderr).toContain('Java was not found');
     expect(result.stderr).toContain('openjdk-17');
   });
+});
+
+describe('npm start on a data folder whose cognito.json a kill -9 cut short', () => {
+  it('stops, naming the file and what to do, and leaves the folder free for the next start', async () => {
+    const workDir = mkdtempSync(join(tmpdir(), 'cambio-cognito-state-'));
+    const dataDir = join(workDir, '.data');
+    try {
+      mkdirSync(dataDir);
+      writeFileSync(join(dataDir, 'cognito.json'), '{"privateKeyPem":"-----BEGIN PRIVATE KEY-----\\nMIIEvQ');
+      const start = startLocalRuntime({ dataDir, port: 0, dynamoEndpoint: inject('dynamoEndpoint'), tableName: `e2e-${randomUUID()}`, pollIntervalMs: 0, webhookIntervalMs: 0, screeningDefaults: false });
+
+      await expect(start).rejects.toThrow(`${join(dataDir, 'cognito.json')} is unreadable`);
+      await expect(start).rejects.toThrow('remove the whole data folder to start afresh');
+      expect(existsSync(join(dataDir, 'runtime.lock'))).toBe(false);
+    } finally {
+      rmSync(workDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 /**
