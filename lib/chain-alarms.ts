@@ -23,10 +23,11 @@ export interface ChainAlarmsProps {
  * for float, the hot wallets' gas, reconcile's verdict in total and per network, and the issuer's
  * controls on each network's USDT.
  */
-export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFactory; network: AlarmFactory }, app: AppMetric): void {
+export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFactory; nested: AlarmFactory }, app: AppMetric): void {
   // Stage-wide and the first network's alarms in the stage's template; those a stage has only
-  // with other networks open, in theirs (./observability.ts says why).
-  const { stage: alarm, network: networkAlarm } = alarms;
+  // with other networks open, and every one added since the stage's template came near
+  // CloudFormation's limit, in the nested stack (./observability.ts says why).
+  const { stage: alarm, nested: nestedAlarm } = alarms;
   const [first, ...named] = props.networks;
   if (!first) throw new Error('a stage opens its first network at least');
   const tenMinutesOf = (network: OpenNetwork) => Math.round(600_000 / network.blockMs);
@@ -52,15 +53,15 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
     const ofNetwork = (metricName: string, statistic: string) =>
       new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic, period: PERIOD });
     const suffix = idSuffixOf(name);
-    networkAlarm(`ScannerLag${suffix}`, `The ${title} deposit scanner is more than ${tenMinutes} blocks (~10 minutes) behind the chain, or has stopped reporting.`, ofNetwork('ScannerLagBlocks', 'Maximum'), {
+    nestedAlarm(`ScannerLag${suffix}`, `The ${title} deposit scanner is more than ${tenMinutes} blocks (~10 minutes) behind the chain, or has stopped reporting.`, ofNetwork('ScannerLagBlocks', 'Maximum'), {
       threshold: tenMinutes,
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 2,
       missing: TreatMissingData.BREACHING,
     });
-    networkAlarm(`UnrecordedDepositUsdt${suffix}`, unrecordedUsdt(title), ofNetwork('UnrecordedDepositUsdt', 'Maximum'), unrecordedFor);
+    nestedAlarm(`UnrecordedDepositUsdt${suffix}`, unrecordedUsdt(title), ofNetwork('UnrecordedDepositUsdt', 'Maximum'), unrecordedFor);
     if (network.feeCap) {
-      networkAlarm(
+      nestedAlarm(
         `FeeCapReached${suffix}`,
         `A ${title} payout waits unmined and replacing it would take fees above the network's ${network.feeCap.figure}: raise the cap (${network.feeCap.setting}) or wait out the fee spike.`,
         ofNetwork('PayoutFeeCapReached', 'Maximum'),
@@ -68,13 +69,13 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
       );
     }
     // The stage-wide twins of these two watch the first network's sender, which publishes without a Network.
-    networkAlarm(
+    nestedAlarm(
       `WithdrawalsStuckProcessing${suffix}`,
       `A ${title} withdrawal has been processing for over 15 minutes: ${network.stuckBecause} or its sender not settling. Read the sender's log for the network.`,
       ofNetwork('WithdrawalsStuckProcessing', 'Maximum'),
       { threshold: 1 },
     );
-    networkAlarm(
+    nestedAlarm(
       `HotWalletShort${suffix}`,
       `${title} withdrawals waited in two of the last three 5-minute periods because its hot wallet's USDT (less what is already being sent) does not cover them: check its sweeper, or fund the hot wallet.`,
       ofNetwork('WithdrawalsAwaitingFloat', 'Maximum'),
@@ -83,7 +84,7 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
     // The sender and the sweeper read the hot wallet's fee asset each run.
     if (network.gasLow) {
       const { feeSymbol, minimumSetting } = network.gasLow;
-      networkAlarm(`HotWalletGasLow${suffix}`, `Hot wallet gas low: the ${title} hot wallet holds less ${feeSymbol} than ${minimumSetting} in two of the last three 5-minute periods. Fund it with ${feeSymbol} before withdrawals and sweeps on ${title} stop.`, ofNetwork('HotWalletGasLow', 'Maximum'), {
+      nestedAlarm(`HotWalletGasLow${suffix}`, `Hot wallet gas low: the ${title} hot wallet holds less ${feeSymbol} than ${minimumSetting} in two of the last three 5-minute periods. Fund it with ${feeSymbol} before withdrawals and sweeps on ${title} stop.`, ofNetwork('HotWalletGasLow', 'Maximum'), {
         threshold: 1,
         evaluationPeriods: 3,
         datapointsToAlarm: 2,
@@ -131,8 +132,8 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
     const perNetwork = (metricName: string) =>
       new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: Duration.hours(1) });
     const options = { threshold: 0.01, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 2 };
-    networkAlarm(`ReconcileShortfall${suffix}`, `Two reconcile runs in a row found ${title}'s wallets (hot wallet and unswept deposit addresses) holding less USDT than came in on ${title} and has not gone out: a shortfall there, or USDT moved from it to another network by hand (then the other shows the surplus).`, perNetwork('ReconcileShortfallUsdt'), options);
-    networkAlarm(`ReconcileSurplus${suffix}`, `Two reconcile runs in a row found ${title}'s wallets holding more USDT than came in on ${title} and has not gone out: a float or rebalance sent there by hand, a payout that never left, or a deposit not scanned.`, perNetwork('ReconcileSurplusUsdt'), options);
+    nestedAlarm(`ReconcileShortfall${suffix}`, `Two reconcile runs in a row found ${title}'s wallets (hot wallet and unswept deposit addresses) holding less USDT than came in on ${title} and has not gone out: a shortfall there, or USDT moved from it to another network by hand (then the other shows the surplus).`, perNetwork('ReconcileShortfallUsdt'), options);
+    nestedAlarm(`ReconcileSurplus${suffix}`, `Two reconcile runs in a row found ${title}'s wallets holding more USDT than came in on ${title} and has not gone out: a float or rebalance sent there by hand, a payout that never left, or a deposit not scanned.`, perNetwork('ReconcileSurplusUsdt'), options);
   }
   alarm(
     'HotWalletShort',
@@ -156,7 +157,7 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
   for (const { name, title, issuerControls } of props.networks) {
     const suffix = idSuffixOf(name);
     const isFirst = name === first.name;
-    const issuerAlarm = isFirst ? alarm : networkAlarm;
+    const issuerAlarm = isFirst ? alarm : nestedAlarm;
     const metric = (metricName: string) =>
       isFirst
         ? app(metricName, 'Maximum')
@@ -198,4 +199,90 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
     props.reconcile.metricErrors({ period: Duration.hours(1), statistic: 'Sum' }),
     { threshold: 1, evaluationPeriods: 2 },
   );
+  jobsRunningAlarms(props, nestedAlarm, app);
+  depositAndSweepAlarms(props, nestedAlarm, app);
+}
+
+/** How long a signing job may go without a run finishing: thirty of its runs, a minute apart. */
+const SIGNING_JOB_SILENCE = Duration.minutes(30);
+/** And reconcile, hourly: two runs. */
+const RECONCILE_SILENCE = Duration.hours(2);
+
+/** A network's own metric: the first network's carries no Network (functions/networks/names.ts FIRST_NETWORK). */
+const metricOf = (props: ChainAlarmsProps, app: AppMetric) => (network: OpenNetwork, metricName: string, statistic: string, period = PERIOD) =>
+  network.name === props.networks[0]!.name
+    ? app(metricName, statistic, period)
+    : new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: network.name }, statistic, period });
+
+/**
+ * A job that is no longer run at all (its schedule's rule disabled or its target removed, a deploy
+ * that dropped it, Lambda throttling every invocation) throws nothing, so its error alarm stays
+ * quiet. Each run publishes these counts, busy or idle (functions/networks/job-runs.ts: the
+ * sender's WithdrawalsCompleted, the sweeper's DepositAddressesFrozen, paused token or not;
+ * functions/handlers/jobs/job-metrics.ts: reconcile's ReconcileAddressesRead): no sample over the
+ * window means no run finished. In the nested stack, the first network's too (./observability.ts).
+ */
+function jobsRunningAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: AppMetric): void {
+  const ofNetwork = metricOf(props, app);
+  const noRun = { threshold: 1, comparison: ComparisonOperator.LESS_THAN_THRESHOLD, missing: TreatMissingData.BREACHING };
+  const minutes = SIGNING_JOB_SILENCE.toMinutes();
+  const everyMinutes = props.networks[0]!.pollEveryMinutes;
+  const check = (job: string, title: string, failing: string) =>
+    `Check the EventBridge rule that runs the ${job} on ${title} (its description names the ${job}; enabled, with a target for ${title}), the function's Throttles (FunctionsThrottled…) and Errors (${failing}), then its log for ${title}.`;
+  for (const network of props.networks) {
+    const { title } = network;
+    const suffix = idSuffixOf(network.name);
+    alarm(
+      `WithdrawalSenderNotRunning${suffix}`,
+      `No ${title} withdrawal sender run has finished in ${minutes} minutes (it runs every ${everyMinutes} minute(s)): ${title} withdrawals wait pending and none sent is settled. ${check('withdrawal sender', title, 'WithdrawalSenderFailing')}`,
+      ofNetwork(network, 'WithdrawalsCompleted', 'SampleCount', SIGNING_JOB_SILENCE),
+      noRun,
+    );
+    alarm(
+      `DepositSweeperNotRunning${suffix}`,
+      `No ${title} deposit sweeper run has finished in ${minutes} minutes (it runs every ${everyMinutes} minute(s)): deposits stay on their ${title} addresses and the hot wallet is not refilled from them. ${check('deposit sweeper', title, 'DepositSweeperFailing')}`,
+      ofNetwork(network, 'DepositAddressesFrozen', 'SampleCount', SIGNING_JOB_SILENCE),
+      noRun,
+    );
+  }
+  alarm(
+    'ReconcileNotRunning',
+    `No reconcile run has finished in ${RECONCILE_SILENCE.toHours()} hours (it runs hourly): the wallets are not being compared with the ledger, and no shortfall can be reported. Check the EventBridge rule "Compares the wallets with the ledger" (enabled, with its target), the function's Throttles (FunctionsThrottled…) and Errors (ReconcileFailing), then the log of Cambio-<stage>-JobsReconcile.`,
+    app('ReconcileAddressesRead', 'SampleCount', RECONCILE_SILENCE),
+    noRun,
+  );
+}
+
+/** Deposits that stop moving on a network: a transfer confirming long past its chain's finality, a
+ * final one held from the company, sweeps failing where the sweeper does not back off and report
+ * the address held (SweepsHeld). In the nested stack, the first network's too (./observability.ts). */
+function depositAndSweepAlarms(props: ChainAlarmsProps, alarm: AlarmFactory, app: AppMetric): void {
+  const ofNetwork = metricOf(props, app);
+  for (const network of props.networks) {
+    const { title } = network;
+    const suffix = idSuffixOf(network.name);
+    // Every network makes a block final within minutes (functions/networks/*/network.ts `finality`:
+    // Arbitrum's, the slowest, waits on Ethereum's, some 20); an hour is the EVM payouts' stalled finality too.
+    alarm(
+      `DepositsStuckConfirming${suffix}`,
+      `A ${title} deposit's transfer has been confirming for over an hour, long past the chain's finality: the deposit is neither credited nor dropped. The deposit poller's log for ${title} says why each run ("left confirming": the node's final view behind or on another fork, a receipt it cannot give); without such a line, the node's newest or final block has stopped moving. Fix the node or point the stage at another (its URL setting); the next run confirms it.`,
+      ofNetwork(network, 'OldestConfirmingTransferAge', 'Maximum'),
+      { threshold: 3600, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD },
+    );
+    const frozenToo = network.issuerControls.freeze ? `, or the issuer froze its deposit address (address_frozen: DepositAddressesFrozen${suffix} fires too; docs/token-controls.md)` : '';
+    alarm(
+      `DepositTransfersHeld${suffix}`,
+      `A final ${title} transfer to a deposit address was held rather than credited: its payer is on the screening list (holdReason sender_sanctioned)${frozenToo}. No Cambio person is told otherwise, and the company sees the deposit held. Find it (dashboard Activity, status Held; the deposit poller's log), have compliance decide on the payer, then credit it with npm run deposits:release -- --deposit <id> --reason "<why>" (--stage and --table on a deployed stage) or leave it held (docs/token-controls.md, "A held deposit").`,
+      ofNetwork(network, 'DepositTransfersHeld', 'Sum'),
+      { threshold: 1 },
+    );
+    if (!network.sweepsHeldAfterFailures) {
+      alarm(
+        `SweepsFailing${suffix}`,
+        `${title} sweeps failed in three of the last six 5-minute periods: USDT stays on its deposit addresses (still counted by reconcile) and the hot wallet is not refilled from them. The deposit sweeper's ERROR lines for ${title} name each failed sweep and why (a batch that would revert, a transaction failed on chain, refused by the node, or its nonce taken); fix the cause (the node, the hot wallet's gas) and the addresses are swept again on their own.`,
+        ofNetwork(network, 'SweepsFailed', 'Sum'),
+        { threshold: 1, evaluationPeriods: 6, datapointsToAlarm: 3 },
+      );
+    }
+  }
 }

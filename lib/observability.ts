@@ -21,8 +21,12 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRIC_NAMESPACE, SERVICE } from '../functions/http/access-log.ts';
-import { PERIOD, type AlarmFactory } from './alarms.ts';
+import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
+import { lambdaName, ROUTES } from '../functions/routes.ts';
+import { PERIOD, type AlarmFactory, type AppMetric } from './alarms.ts';
 import { chainAlarms, type ChainAlarmsProps } from './chain-alarms.ts';
+import { Dashboard as CambioDashboard } from './dashboard.ts';
+import { webhookQueueOf } from './webhook-delivery.ts';
 
 export interface OperationsAlarmsProps extends ChainAlarmsProps {
   apiStage: Stage;
@@ -53,6 +57,12 @@ export interface OperationsAlarmsProps extends ChainAlarmsProps {
 
 /** CloudWatch takes at most 10 metrics in one metric math alarm. */
 const METRICS_PER_ALARM = 10;
+/** And at most 100 alarms in one alarm status widget. */
+const ALARMS_PER_WIDGET = 100;
+
+/** The routes that take or pay out money: each alarmed on its own 5xx, which the stage-wide rate
+ * hides (one of them failing entirely is some 2 % of the API's requests). */
+const MONEY_ROUTES = ['POST /v1/deposits', 'POST /v1/withdrawals', 'POST /v1/conversions', 'POST /v1/conversions/quote'];
 
 /**
  * What devops watches (README, Operations): alarms that notify one SNS topic, and a dashboard.
@@ -60,18 +70,20 @@ const METRICS_PER_ALARM = 10;
  * the dimensions `service` and `stage` (functions/adapters/observability.ts, functions/http/access-log.ts).
  *
  * The alarms of each network but the first (TRON) are a nested stack of their own
- * (`networkAlarmsStack`), made once a stage opens one: each adds some ten alarms, and in the stage's
- * own template a stage that opens every network passed the 500 resources CloudFormation allows a
- * stack (521; `cdk synth` refused it). The stage-wide alarms, the first network's and the dashboard
- * stay in the stage's template, as deployed stages have them: an alarm's name is fixed
- * (`<stack>-<name>`), and CloudFormation makes a resource it moves between templates anew before it
- * deletes the old one, which for a named alarm would clash with itself.
+ * (`networkAlarmsStack`): each adds some ten alarms, and in the stage's own template a stage that
+ * opens every network passed the 500 resources CloudFormation allows a stack (521; `cdk synth`
+ * refused it). So does every alarm added since (the jobs not running, deposits stuck confirming or
+ * held, sweeps failing, the webhooks', the money routes', the dashboard API's): with every network
+ * open the stage's template held 449 resources already. The alarms made before, stage-wide and the
+ * first network's, and the dashboard stay in the stage's template, as deployed stages have them: an
+ * alarm's name is fixed (`<stack>-<name>`), and CloudFormation makes a resource it moves between
+ * templates anew before it deletes the old one, which for a named alarm would clash with itself.
  */
 export class OperationsAlarms extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
-  /** The alarms of the networks but the first, where the stage opens any (docs/capacity.md, "The stack's size"). */
-  readonly networkAlarmsStack: NestedStack | undefined;
+  /** The alarms of the networks but the first, and those added since the stage's template filled up (docs/capacity.md, "The stack's size"). */
+  readonly networkAlarmsStack: NestedStack;
 
   constructor(scope: Construct, id: string, props: OperationsAlarmsProps) {
     super(scope, id);
@@ -109,17 +121,14 @@ export class OperationsAlarms extends Construct {
       return created;
     };
     const alarm = alarmIn(this);
-    let networkAlarms: NestedStack | undefined;
-    const networkAlarm: AlarmFactory = (...args) => alarmIn((networkAlarms ??= new NestedStack(this, 'NetworkAlarms', { description: `${stackName}: the alarms of each network but the first` })))(...args);
+    // Its id predates the alarms added there since: renamed, CloudFormation would make it anew
+    // before deleting the old one, with every named alarm in it clashing with itself.
+    this.networkAlarmsStack = new NestedStack(this, 'NetworkAlarms', { description: `${stackName}: the alarms of each network but the first, and those added since the stage's template filled up` });
+    const nestedAlarm = alarmIn(this.networkAlarmsStack);
 
     const requests = props.apiStage.metricCount({ period: PERIOD, statistic: 'Sum' });
     const serverErrors = props.apiStage.metricServerError({ period: PERIOD, statistic: 'Sum' });
-    const serverErrorRate = new MathExpression({
-      expression: 'IF(requests > 0, 100 * errors / requests, 0)',
-      usingMetrics: { requests, errors: serverErrors },
-      label: '5xx rate (%)',
-      period: PERIOD,
-    });
+    const serverErrorRate = serverErrorRateOf(props.apiStage);
     alarm('Api5xxRate', 'More than 5 % of API requests answered 5xx in two of the last three 5-minute periods (gateway and handlers).', serverErrorRate, {
       threshold: 5,
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -129,11 +138,10 @@ export class OperationsAlarms extends Construct {
     alarm('AuthorizerErrors', "An authorizer failed (not a refusal: the table could not be read), the API's or the dashboard's session authorizer; callers got 500 AUTHORIZER_FAILURE (the dashboard's people an error, not a sign-out).", app('AuthorizerErrors', 'Sum'), {
       threshold: 5,
     });
-    alarm('WebhookDlqNotEmpty', 'Webhook deliveries reached the dead-letter queue: read them, fix, then npm run events:redeliver.', props.webhookDlq.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), {
-      threshold: 1,
-    });
-    chainAlarms(props, { stage: alarm, network: networkAlarm }, app);
-    this.networkAlarmsStack = networkAlarms;
+    this.webhookAlarms(props, nestedAlarm, app);
+    this.moneyRouteAlarms(props, nestedAlarm);
+    this.dashboardApiAlarms(props, nestedAlarm);
+    chainAlarms(props, { stage: alarm, nested: nestedAlarm }, app);
     alarm(
       'WebhookDispatcherFailing',
       'The webhook dispatcher threw in two of the last three 5-minute periods: events are not becoming deliveries (they stay undispatched and are sent once it recovers).',
@@ -238,10 +246,14 @@ export class OperationsAlarms extends Construct {
       );
     }
 
-    this.safeguardAlarms(props, alarm);
+    this.safeguardAlarms(props, alarm, nestedAlarm);
 
     const wide = 12;
     const graph = (title: string, left: IMetric[], right: IMetric[] = []) => new GraphWidget({ title, left, right, width: wide, height: 6 });
+    const alarmStatus = [];
+    for (let start = 0; start < this.alarms.length; start += ALARMS_PER_WIDGET) {
+      alarmStatus.push([new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms.slice(start, start + ALARMS_PER_WIDGET), width: 24, height: 4 })]);
+    }
     const requestsByRoute = new MathExpression({
       expression: `SEARCH('{${METRIC_NAMESPACE},service,stage,route,statusClass} MetricName="Requests" stage="${props.stage}"', 'Sum', 300)`,
       usingMetrics: {},
@@ -251,7 +263,7 @@ export class OperationsAlarms extends Construct {
     new Dashboard(this, 'Dashboard', {
       dashboardName: stackName,
       widgets: [
-        [new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 })],
+        ...alarmStatus,
         [
           graph('API requests and 5xx rate', [requests, props.apiStage.metricClientError({ period: PERIOD, statistic: 'Sum' }), serverErrors], [serverErrorRate]),
           graph('API latency (ms)', [props.apiStage.metricLatency({ period: PERIOD, statistic: 'p50' }), props.apiStage.metricLatency({ period: PERIOD, statistic: 'p99' })]),
@@ -273,6 +285,86 @@ export class OperationsAlarms extends Construct {
         [graph('Screening list age (hours)', [screeningAge], [refreshFailed])],
       ],
     });
+  }
+
+  /**
+   * The webhooks. A try that fails is an integrator's endpoint most of the time, which its managers
+   * are mailed about (functions/webhooks/webhook-alerts.ts); these say what is Cambio's: tries
+   * failing for every company at once, messages the sender could not handle, a backlog. The
+   * dead-letter queue keeps each delivery given up after its last try for 14 days, so an alarm on
+   * it holding a message stayed red for days after any one endpoint's outage and hid the next failure.
+   */
+  private webhookAlarms(props: OperationsAlarmsProps, alarm: AlarmFactory, app: AppMetric): void {
+    const window = Duration.minutes(15);
+    const tries = (metricName: string) => app(metricName, 'Sum', window);
+    const failed = new MathExpression({ expression: 'FILL(retrying, 0) + FILL(givenUp, 0)', usingMetrics: { retrying: tries('WebhookTriesFailed'), givenUp: tries('WebhookDeliveriesFailed') }, period: window });
+    const made = new MathExpression({ expression: 'failed + FILL(succeeded, 0)', usingMetrics: { failed, succeeded: tries('WebhookDeliveriesSucceeded') }, period: window });
+    alarm(
+      'WebhookTriesFailing',
+      "Over half of the webhook tries of the last 15 minutes failed (20 tries at least): every company's endpoints failing at once is Cambio's side, not theirs. Read the webhook sender's log (Cambio-<stage>-JobsWebhookSender, lines 'webhook delivery'): the same error for every endpoint (a DNS or connection failure, 'url refused', a timeout) is the sender's network or a change of Cambio's; one company's endpoint carrying most of the tries is theirs, and they are mailed.",
+      new MathExpression({ expression: 'IF(made >= 20, 100 * failed / made, 0)', usingMetrics: { failed, made }, label: 'Webhook tries failed (%)', period: window }),
+      { threshold: 50, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD },
+    );
+    alarm(
+      'WebhookMessagesErrored',
+      "The webhook sender could not handle a delivery's message: no try was made, or it could not be recorded or its next try queued (KMS refusing to open the signing secret, the table or the queue failing). SQS hands the message over again after 3 minutes; after 10 receives it moves to the dead-letter queue, its delivery left retrying: read 'webhook delivery errored' in the sender's log (Cambio-<stage>-JobsWebhookSender), fix, then npm run events:redeliver for what reached the queue.",
+      app('WebhookMessagesErrored', 'Sum'),
+      { threshold: 1 },
+    );
+    // A try's wait rides on SQS's delay, 15 minutes at most (functions/adapters/webhooks/
+    // sqs-delivery-queue.ts): twice that is a sender not keeping up, whether the metric counts a
+    // delayed message's wait or not.
+    alarm(
+      'WebhookQueueBacklog',
+      "The webhook queue's oldest message has waited over 30 minutes (a try waits 15 at most): the sender is not keeping up or not running. Check its Throttles (FunctionsThrottled…, its maximum concurrency: config/capacity.ts WEBHOOK_SENDER_CONCURRENCY), its Errors and its log (Cambio-<stage>-JobsWebhookSender), and WebhookMessagesErrored.",
+      webhookQueueOf(props.webhookDlq).metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }),
+      { threshold: 1800, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD },
+    );
+    // NumberOfMessagesSent counts what is sent to the queue, not what SQS's redrive moves there
+    // (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-available-cloudwatch-metrics.html):
+    // the sender's own sends, the deliveries it gave up. What the redrive moves, a message the sender
+    // failed on 10 times, is alarmed on before it gets there (WebhookMessagesErrored, WebhookQueueBacklog).
+    alarm(
+      'WebhookDeliveriesGivenUp',
+      "Webhook deliveries reached the dead-letter queue in the last 5 minutes: the sender gave each up after its last try failed (an integrator's endpoint failing for about 3 days; their managers are mailed) and sent it there with the reason. It fires on arrivals and is over once none arrives; the queue keeps them 14 days. Cambio's side only when WebhookTriesFailing fires too; once the endpoint answers, npm run events:redeliver sends the company's events again. Messages SQS itself moves there after 10 failed receives are not counted here: WebhookMessagesErrored fires for those.",
+      props.webhookDlq.metricNumberOfMessagesSent({ period: PERIOD, statistic: 'Sum' }),
+      { threshold: 1 },
+    );
+  }
+
+  /** Each money route's 5xx answers, as its handler's request line counts them (functions/http/
+   * access-log.ts: Requests by route and status class). A handler that timed out or crashed writes
+   * no line; Api5xxRate and FunctionsErrors… count those. */
+  private moneyRouteAlarms(props: OperationsAlarmsProps, alarm: AlarmFactory): void {
+    for (const name of MONEY_ROUTES) {
+      const route = ROUTES.find((candidate) => `${candidate.method} ${candidate.path}` === name);
+      if (!route) throw new Error(`${name} is no route of functions/routes.ts`);
+      const fn = lambdaName(route.handler);
+      const answered5xx = new Metric({ namespace: METRIC_NAMESPACE, metricName: 'Requests', dimensionsMap: { service: SERVICE, stage: props.stage, route: name, statusClass: '5xx' }, statistic: 'Sum', period: PERIOD });
+      alarm(
+        `${fn}5xx`,
+        `${name} answered 5xx at least 5 times in two of the last three 5-minute periods: companies cannot move money through it, whatever the API's overall 5xx rate. Read the log of Cambio-<stage>-${fn} (its 'request' lines at ERROR carry the error).`,
+        answered5xx,
+        { threshold: 5, evaluationPeriods: 3, datapointsToAlarm: 2 },
+      );
+    }
+  }
+
+  /** The dashboard's API, a REST API of its own (lib/dashboard.ts), alarmed as the /v1 API is. */
+  private dashboardApiAlarms(props: OperationsAlarmsProps, alarm: AlarmFactory): void {
+    const stage = dashboardOf(this).api.deploymentStage;
+    alarm(
+      'DashboardApi5xxRate',
+      "More than 5 % of the dashboard API's requests answered 5xx in two of the last three 5-minute periods (gateway and handlers): people on the dashboard see errors. Read the dashboard functions' logs (their 'request' lines at ERROR) and FunctionsErrors….",
+      serverErrorRateOf(stage),
+      { threshold: 5, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 3, datapointsToAlarm: 2 },
+    );
+    alarm(
+      'DashboardApiLatencyP99',
+      `The dashboard API's p99 latency (gateway in to gateway out) was over ${props.apiLatencyP99Ms} ms in three 5-minute periods in a row. Its downloads (activity export, statement) stream for as long as they read: where only they are slow, their 'request' lines' latencyMs say so.`,
+      stage.metricLatency({ period: PERIOD, statistic: 'p99' }),
+      { threshold: props.apiLatencyP99Ms, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 3 },
+    );
   }
 
   /**
@@ -306,7 +398,7 @@ export class OperationsAlarms extends Construct {
    * Error alarms skip the functions alarmed by name above, and the authorizers, whose Errors also
    * count every refused credential (the API's AuthorizerErrors metric counts real failures).
    */
-  private safeguardAlarms(props: OperationsAlarmsProps, alarm: AlarmFactory): void {
+  private safeguardAlarms(props: OperationsAlarmsProps, alarm: AlarmFactory, nestedAlarm: AlarmFactory): void {
     const alarmedByName = new Set<IFunction>([props.withdrawalSender, props.depositSweeper, props.reconcile, props.webhookDispatcher, props.financeExportCheck, props.ledgerCsv.fn]);
     const functions = [...props.functions].sort((a, b) => a.name.localeCompare(b.name));
     this.groupAlarms(alarm, 'FunctionsThrottled', functions, (fn) => fn.metricThrottles({ period: PERIOD, statistic: 'Sum' }), (names) =>
@@ -321,16 +413,26 @@ export class OperationsAlarms extends Construct {
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 3,
     });
-    const throttled = new MathExpression({
-      expression: 'FILL(reads, 0) + FILL(writes, 0)',
-      usingMetrics: {
-        reads: props.table.metric('ReadThrottleEvents', { period: PERIOD, statistic: 'Sum' }),
-        writes: props.table.metric('WriteThrottleEvents', { period: PERIOD, statistic: 'Sum' }),
-      },
-      label: 'Table throttle events',
-      period: PERIOD,
-    });
-    alarm('TableThrottled', 'DynamoDB throttled reads or writes on the table (on demand: a burst beyond twice the previous peak, or a hot partition): callers saw retries or 500s.', throttled, { threshold: 1 });
+    const throttleEvents = (dimensionsMap?: Record<string, string>) =>
+      new MathExpression({
+        expression: 'FILL(reads, 0) + FILL(writes, 0)',
+        usingMetrics: {
+          reads: props.table.metric('ReadThrottleEvents', { period: PERIOD, statistic: 'Sum', ...(dimensionsMap && { dimensionsMap }) }),
+          writes: props.table.metric('WriteThrottleEvents', { period: PERIOD, statistic: 'Sum', ...(dimensionsMap && { dimensionsMap }) }),
+        },
+        label: 'Table throttle events',
+        period: PERIOD,
+      });
+    alarm('TableThrottled', 'DynamoDB throttled reads or writes on the table (on demand: a burst beyond twice the previous peak, or a hot partition): callers saw retries or 500s.', throttleEvents(), { threshold: 1 });
+    // DynamoDB counts an index's throttles under the table and the index together, never in the
+    // table's own; GSI1 is where the jobs find their work (transfers confirming, deposits due to expire, addresses to sweep).
+    const index = TABLE.gsi1.indexName;
+    nestedAlarm(
+      `TableThrottled${index}`,
+      `DynamoDB throttled reads or writes on the table's index ${index} (a hot partition of the index: one listing written or read in a burst; writes the index throttles are refused on the table too), which TableThrottled does not count: the jobs that find their work there, and the writes, saw retries or 500s.`,
+      throttleEvents({ TableName: props.table.tableName, GlobalSecondaryIndexName: index }),
+      { threshold: 1 },
+    );
     alarm('ScheduleDlqNotEmpty', 'EventBridge could not deliver a scheduled run to its job after retries (or the finance export start after the scheduler\'s retries): read the message for the target and the error.', props.scheduleDlq.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }), {
       threshold: 1,
     });
@@ -338,4 +440,21 @@ export class OperationsAlarms extends Construct {
       threshold: 1,
     });
   }
+}
+
+/** A REST API stage's share of requests answered 5xx, in percent (0 in a period without requests). */
+function serverErrorRateOf(stage: Stage): MathExpression {
+  return new MathExpression({
+    expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+    usingMetrics: { requests: stage.metricCount({ period: PERIOD, statistic: 'Sum' }), errors: stage.metricServerError({ period: PERIOD, statistic: 'Sum' }) },
+    label: '5xx rate (%)',
+    period: PERIOD,
+  });
+}
+
+/** The stage's dashboard (lib/dashboard.ts), made before its alarms and found beside them in the stack. */
+function dashboardOf(scope: Construct): CambioDashboard {
+  const dashboard = Stack.of(scope).node.children.find((child): child is CambioDashboard => child instanceof CambioDashboard);
+  if (!dashboard) throw new Error('The stage makes its dashboard (lib/dashboard.ts) before its alarms: its API is alarmed on');
+  return dashboard;
 }

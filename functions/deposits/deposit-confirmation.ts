@@ -210,6 +210,23 @@ export async function confirmDeposits(deps: DepositJobDeps): Promise<ConfirmResu
   return result;
 }
 
+/**
+ * How long the network's oldest transfer still `confirming` has waited since its block was made, in
+ * seconds (0 when none waits): the poller's OldestConfirmingTransferAge, which the stack alarms on.
+ * A record keeps its block's number, not its time, so the time is told back from the newest block's,
+ * at the network's block time: a node whose head stalled shows as a growing age too. Read after
+ * confirmDeposits, so what that run settled is no longer listed (or only just final, so young).
+ */
+export async function oldestConfirmingAgeSeconds(deps: Pick<DepositJobDeps, 'network' | 'chain' | 'store' | 'now'>): Promise<number> {
+  const records = await deps.store.confirmingTransfers();
+  if (records.length === 0) return 0;
+  const oldestBlock = records.reduce((oldest, record) => Math.min(oldest, record.blockNumber), Number.POSITIVE_INFINITY);
+  const latest = await deps.chain.latestBlock();
+  const madeAt = Date.parse(latest.timestamp) - Math.max(0, latest.number - oldestBlock) * networkNamed(deps.network).blockMs;
+  const now = (deps.now ?? (() => new Date()))();
+  return Math.max(0, Math.round((now.getTime() - madeAt) / 1000));
+}
+
 /** A receipt in a block the final chain does not hold at that height. */
 class OffTheFinalChain extends Error {
   constructor(receipt: TransactionReceipt) {

@@ -67,6 +67,10 @@ export interface OpenNetwork {
    * network's is the stage's own alarm, which says its transactions settle or expire well within that). */
   stuckBecause: string;
   issuerControls: IssuerControls;
+  /** Where the sweeper backs off a deposit address after three failed sweeps in a row and counts it
+   * held (SweepsHeld, which the stage alarms on): a sweep failing once is retried there. Elsewhere
+   * the sweeps failing are alarmed on themselves (SweepsFailing<Network>). */
+  sweepsHeldAfterFailures?: true;
 }
 
 /** A network's name as it ends a construct id (`ScannerLagEthereum`, `HotWalletKeyPolygon`): ids are

@@ -28,6 +28,8 @@ export const tronStack: NetworkFamilyStack = {
           // The sender reads its TRX each run and signs a payout only while what is left covers its fee
           // limit (functions/networks/tron/withdrawal-sending.ts): it counts one when some wait for TRX.
           gasLow: { feeSymbol: 'TRX', minimumSetting: 'WITHDRAWAL_FEE_LIMIT_SUN for each pending payout' },
+          // Its sweeps back off an address after three failures (functions/networks/tron/sweeps.ts).
+          sweepsHeldAfterFailures: true,
         },
       ],
       nodes: [tronGridKey],

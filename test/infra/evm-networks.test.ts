@@ -123,10 +123,16 @@ it('lets the chain jobs alone (poller, sender, sweeper, reconcile) read the secr
   expect(roles).toMatch(/JobsDepositSweeper/);
 });
 
-const alarmsOn = (metricName: string) =>
+/** The alarms on a metric's value (its Maximum), not on whether it was published at all (a job's runs: SampleCount). */
+const alarmsOn = (metricName: string, statistic = 'Maximum') =>
   Object.values(alarmTemplate.findResources('AWS::CloudWatch::Alarm'))
-    .filter((alarm) => alarm.Properties.MetricName === metricName)
-    .map((alarm) => ({ network: (alarm.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'Network')?.Value ?? 'total', name: alarm.Properties.AlarmName as string, description: alarm.Properties.AlarmDescription as string }));
+    .filter((alarm) => alarm.Properties.MetricName === metricName && alarm.Properties.Statistic === statistic)
+    .map((alarm) => ({
+      network: (alarm.Properties.Dimensions as { Name: string; Value: string }[]).find((d) => d.Name === 'Network')?.Value ?? 'total',
+      name: alarm.Properties.AlarmName as string,
+      description: alarm.Properties.AlarmDescription as string,
+      properties: alarm.Properties as Record<string, unknown>,
+    }));
 
 it("alarms per open EVM network when its hot wallet's gas token runs low, on the metric its sender and sweeper publish with its name (TRON's, the first network's, without one)", () => {
   const alarms = alarmsOn('HotWalletGasLow');
@@ -212,10 +218,48 @@ it("makes none of the issuer's alarms on a network whose USDT has no controls: B
   const arbitrumLike = { ...EVM_NETWORKS.arbitrum, rpcUrl: 'https://rpc.example.com', usdtContract: '0x000000000000000000000000000000000000dEaD', tokenControls: undefined };
   const withoutControls = alarmsTemplate(sandboxStackWith({ EVM_NETWORKS: JSON.stringify({ bsc: { ...arbitrumLike, chainId: 56 }, polygon: { ...arbitrumLike, chainId: 137, tokenControls: 'none' } }) }));
   const issuerAlarms = Object.values(withoutControls.findResources('AWS::CloudWatch::Alarm'))
-    .filter((alarm) => ['HotWalletFrozen', 'TokenPaused', 'DepositAddressesFrozen'].includes(alarm.Properties.MetricName))
+    .filter((alarm) => ['HotWalletFrozen', 'TokenPaused', 'DepositAddressesFrozen'].includes(alarm.Properties.MetricName) && alarm.Properties.Statistic === 'Maximum')
     .map((alarm) => alarm.Properties.AlarmName as string);
   // TRON's alone; both networks keep every other alarm, as their gas alarms show.
   expect(issuerAlarms.sort()).toEqual(['Cambio-sandbox-DepositAddressesFrozenTron', 'Cambio-sandbox-HotWalletFrozenTron', 'Cambio-sandbox-TokenPausedTron']);
   const gasLow = Object.values(withoutControls.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === 'HotWalletGasLow');
   expect(gasLow.map((alarm) => alarm.Properties.AlarmName).sort()).toEqual(['Cambio-sandbox-HotWalletGasLow', 'Cambio-sandbox-HotWalletGasLowBsc', 'Cambio-sandbox-HotWalletGasLowPolygon']);
 }, 120_000);
+
+it.each([
+  ['WithdrawalSenderNotRunning', 'WithdrawalsCompleted'],
+  ['DepositSweeperNotRunning', 'DepositAddressesFrozen'],
+])("alarms per open network, TRON's included, when its %s: no run published %s (every run does) in 30 minutes, missing data breaching", (name, metric) => {
+  const alarms = alarmsOn(metric, 'SampleCount');
+  expect(alarms.map((alarm) => alarm.name).sort()).toEqual(['Arbitrum', 'Ethereum', 'Tron'].map((title) => `Cambio-sandbox-${name}${title}`));
+  expect(alarms.map((alarm) => alarm.network).sort()).toEqual(['arbitrum', 'ethereum', 'total']);
+  for (const alarm of alarms) {
+    expect(alarm.properties).toMatchObject({ Namespace: 'Cambio', Period: 1800, Threshold: 1, ComparisonOperator: 'LessThanThreshold', EvaluationPeriods: 1, TreatMissingData: 'breaching' });
+    expect(alarm.description).toMatch(/EventBridge rule that runs the .* on (TRON|Ethereum|Arbitrum).*Throttles/);
+  }
+});
+
+it("alarms per open network, TRON's included, on a deposit's transfer confirming for over an hour and on a final transfer held, by the poller's metrics with the network's name", () => {
+  const confirming = alarmsOn('OldestConfirmingTransferAge');
+  expect(confirming.map((alarm) => [alarm.network, alarm.name]).sort()).toEqual([
+    ['arbitrum', 'Cambio-sandbox-DepositsStuckConfirmingArbitrum'],
+    ['ethereum', 'Cambio-sandbox-DepositsStuckConfirmingEthereum'],
+    ['total', 'Cambio-sandbox-DepositsStuckConfirmingTron'],
+  ]);
+  for (const alarm of confirming) expect(alarm.properties).toMatchObject({ Period: 300, Threshold: 3600, ComparisonOperator: 'GreaterThanThreshold' });
+  const held = alarmsOn('DepositTransfersHeld', 'Sum');
+  expect(held.map((alarm) => alarm.network).sort()).toEqual(['arbitrum', 'ethereum', 'total']);
+  for (const alarm of held) {
+    expect(alarm.properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(alarm.description).toMatch(/npm run deposits:release/);
+  }
+});
+
+it('alarms per open EVM network on its sweeps failing in three of six periods (TRON backs an address off and alarms on it held instead: SweepsHeld)', () => {
+  const failing = alarmsOn('SweepsFailed', 'Sum');
+  expect(failing.map((alarm) => [alarm.network, alarm.name]).sort()).toEqual([
+    ['arbitrum', 'Cambio-sandbox-SweepsFailingArbitrum'],
+    ['ethereum', 'Cambio-sandbox-SweepsFailingEthereum'],
+  ]);
+  for (const alarm of failing) expect(alarm.properties).toMatchObject({ Period: 300, Threshold: 1, EvaluationPeriods: 6, DatapointsToAlarm: 3, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+});

@@ -78,14 +78,36 @@ it("lets the chain jobs and the routes that read a Solana destination (a withdra
   expect(rolesOf(seed)).toMatch(/JobsDepositSweeper/);
 });
 
-it('alarms on Solana as on an EVM network: scanner lag (ten minutes of 400 ms slots), stuck and waiting withdrawals, SOL low, reconcile per network, the issuer freezing; no fee-cap alarm (payouts are never re-priced) and no paused-token alarm (SPL Token has no pause)', () => {
+it('alarms on Solana as on an EVM network: scanner lag (ten minutes of 400 ms slots), stuck and waiting withdrawals, SOL low, reconcile per network, the issuer freezing, its jobs not running, deposits stuck confirming or held, sweeps failing; no fee-cap alarm (payouts are never re-priced) and no paused-token alarm (SPL Token has no pause)', () => {
   const solanaAlarms = Object.values(alarmTemplate.findResources('AWS::CloudWatch::Alarm')).filter((alarm) =>
     (alarm.Properties.Dimensions as { Name: string; Value: string }[] | undefined)?.some((d) => d.Name === 'Network' && d.Value === 'solana'),
   );
-  const byMetric = Object.fromEntries(solanaAlarms.map((alarm) => [alarm.Properties.MetricName, alarm.Properties]));
+  // By metric and statistic: a job's runs are alarmed on by the samples of a count it publishes each run.
+  const byMetric = Object.fromEntries(solanaAlarms.map((alarm) => [`${alarm.Properties.MetricName} ${alarm.Properties.Statistic}`, alarm.Properties]));
   expect(Object.keys(byMetric).sort()).toEqual(
-    ['DepositAddressesFrozen', 'HotWalletFrozen', 'HotWalletGasLow', 'ReconcileShortfallUsdt', 'ReconcileSurplusUsdt', 'ScannerLagBlocks', 'UnrecordedDepositUsdt', 'WithdrawalsAwaitingFloat', 'WithdrawalsStuckProcessing'].sort(),
+    [
+      'DepositAddressesFrozen Maximum',
+      'DepositAddressesFrozen SampleCount',
+      'DepositTransfersHeld Sum',
+      'HotWalletFrozen Maximum',
+      'HotWalletGasLow Maximum',
+      'OldestConfirmingTransferAge Maximum',
+      'ReconcileShortfallUsdt Maximum',
+      'ReconcileSurplusUsdt Maximum',
+      'ScannerLagBlocks Maximum',
+      'SweepsFailed Sum',
+      'UnrecordedDepositUsdt Maximum',
+      'WithdrawalsAwaitingFloat Maximum',
+      'WithdrawalsCompleted SampleCount',
+      'WithdrawalsStuckProcessing Maximum',
+    ].sort(),
   );
-  expect(byMetric.ScannerLagBlocks).toMatchObject({ Threshold: 1500, TreatMissingData: 'breaching' });
-  expect(byMetric.HotWalletGasLow!.AlarmDescription).toMatch(/Solana hot wallet holds less SOL than SOLANA\.hotWalletSolMinimum/);
+  expect(byMetric['ScannerLagBlocks Maximum']).toMatchObject({ Threshold: 1500, TreatMissingData: 'breaching' });
+  expect(byMetric['HotWalletGasLow Maximum']!.AlarmDescription).toMatch(/Solana hot wallet holds less SOL than SOLANA\.hotWalletSolMinimum/);
+  for (const [metric, name] of [['WithdrawalsCompleted SampleCount', 'WithdrawalSenderNotRunningSolana'], ['DepositAddressesFrozen SampleCount', 'DepositSweeperNotRunningSolana']] as const) {
+    expect(byMetric[metric]).toMatchObject({ AlarmName: `Cambio-sandbox-${name}`, Period: 1800, Threshold: 1, ComparisonOperator: 'LessThanThreshold', TreatMissingData: 'breaching' });
+  }
+  expect(byMetric['OldestConfirmingTransferAge Maximum']).toMatchObject({ AlarmName: 'Cambio-sandbox-DepositsStuckConfirmingSolana', Threshold: 3600, ComparisonOperator: 'GreaterThanThreshold' });
+  expect(byMetric['DepositTransfersHeld Sum']).toMatchObject({ AlarmName: 'Cambio-sandbox-DepositTransfersHeldSolana', Threshold: 1 });
+  expect(byMetric['SweepsFailed Sum']).toMatchObject({ AlarmName: 'Cambio-sandbox-SweepsFailingSolana', Threshold: 1, EvaluationPeriods: 6, DatapointsToAlarm: 3 });
 });

@@ -20,6 +20,7 @@ import type { CambioStack } from '../../lib/cambio-stack.ts';
 import { STAGES } from '../../config/stages.ts';
 import { SERVERS } from '../../functions/openapi/servers.ts';
 import { cambioFunctions, isAppUploadFunction } from '../support/stack-functions.ts';
+import { alarmsTemplate } from '../support/alarms-template.ts';
 import { CORE_RULE_SET_NAMESPACE, COUNTED_CORE_RULES, ENFORCED_CORE_RULE_LABELS, routePathsPattern, WAF_REGEX_MAX_LENGTH } from '../../lib/waf.ts';
 import { issueCredentials, rollSecret } from '../../functions/api-keys/api-keys.ts';
 
@@ -761,11 +762,48 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       expect(template.findOutputs('AlarmTopicArn').AlarmTopicArn!.Value).toEqual({ Ref: topicId });
     });
 
-    it('alarms on the webhook dead-letter queue as soon as it holds a message', () => {
-      const alarm = named('WebhookDlqNotEmpty');
-      const dlq = webhookDlqId(template);
-      expect(alarm).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
-      expect(alarm.Dimensions).toEqual([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlq, 'QueueName'] } }]);
+    /** Every alarm, the stage template's and the nested stack's (lib/observability.ts: those added since the stage's template filled up are there). */
+    let every: Template;
+    beforeAll(() => {
+      every = alarmsTemplate(stageStack(stage));
+    }, SYNTH_TIMEOUT);
+    const anywhere = (suffix: string): Record<string, any> => {
+      const found = Object.values(every.findResources('AWS::CloudWatch::Alarm')).find((alarm) => alarm.Properties.AlarmName === `Cambio-${stage}-${suffix}`);
+      expect(found, `alarm ${suffix}`).toBeDefined();
+      return found!.Properties;
+    };
+    const mathOf = (alarm: Record<string, any>) => ({
+      expressions: alarm.Metrics.filter((metric: any) => metric.Expression).map((metric: any) => metric.Expression),
+      metrics: alarm.Metrics.filter((metric: any) => metric.MetricStat).map((metric: any) => ({ ...metric.MetricStat.Metric, stat: metric.MetricStat.Stat, period: metric.MetricStat.Period })),
+    });
+
+    it('alarms on webhook deliveries given up as they arrive in the dead-letter queue (the sender sends each there), not while it holds them', () => {
+      const alarm = anywhere('WebhookDeliveriesGivenUp');
+      expect(alarm).toMatchObject({ Namespace: 'AWS/SQS', MetricName: 'NumberOfMessagesSent', Statistic: 'Sum', Period: 300, Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' });
+      expect(alarm.Dimensions).toEqual([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [webhookDlqId(template), 'QueueName'] } }]);
+      expect(alarm.AlarmDescription).toMatch(/fires on arrivals.*WebhookMessagesErrored/);
+      expect(alarms().find((one) => one.AlarmName === `Cambio-${stage}-WebhookDlqNotEmpty`)).toBeUndefined();
+    });
+
+    it("alarms when over half of the webhook tries of 15 minutes failed, 20 tries at least: every company's endpoints failing at once", () => {
+      const { expressions, metrics } = mathOf(anywhere('WebhookTriesFailing'));
+      expect(expressions).toEqual(['IF(made >= 20, 100 * failed / made, 0)', 'FILL(retrying, 0) + FILL(givenUp, 0)', 'failed + FILL(succeeded, 0)']);
+      expect(metrics.map((metric: any) => [metric.MetricName, metric.Namespace, metric.stat, metric.period])).toEqual([
+        ['WebhookTriesFailed', 'Cambio', 'Sum', 900],
+        ['WebhookDeliveriesFailed', 'Cambio', 'Sum', 900],
+        ['WebhookDeliveriesSucceeded', 'Cambio', 'Sum', 900],
+      ]);
+      for (const metric of metrics) expect(metric.Dimensions).toEqual(appDimensions);
+      expect(anywhere('WebhookTriesFailing')).toMatchObject({ Threshold: 50, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 1 });
+    });
+
+    it('alarms on a webhook message the sender could not handle, and on the webhook queue backing up past 30 minutes', () => {
+      expect(anywhere('WebhookMessagesErrored')).toMatchObject({ Namespace: 'Cambio', MetricName: 'WebhookMessagesErrored', Dimensions: appDimensions, Statistic: 'Sum', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+      const backlog = anywhere('WebhookQueueBacklog');
+      const queues = resourcesOfType(template, 'AWS::SQS::Queue');
+      const webhookQueue = Object.keys(queues).find((id) => queues[id]!.Properties!.RedrivePolicy)!;
+      expect(backlog).toMatchObject({ Namespace: 'AWS/SQS', MetricName: 'ApproximateAgeOfOldestMessage', Statistic: 'Maximum', Threshold: 1800, ComparisonOperator: 'GreaterThanThreshold' });
+      expect(backlog.Dimensions).toEqual([{ Name: 'QueueName', Value: { 'Fn::GetAtt': [webhookQueue, 'QueueName'] } }]);
     });
 
     it('alarms on the API 5xx rate from the stage metrics', () => {
@@ -791,6 +829,77 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
 
     it('treats a silent deposit poller as lagging', () => {
       expect(named('ScannerLag').TreatMissingData).toBe('breaching');
+    });
+
+    it.each([
+      ['WithdrawalSenderNotRunningTron', 'WithdrawalsCompleted', 1800, /withdrawal sender.*EventBridge rule.*Throttles/],
+      ['DepositSweeperNotRunningTron', 'DepositAddressesFrozen', 1800, /deposit sweeper.*EventBridge rule.*Throttles/],
+      ['ReconcileNotRunning', 'ReconcileAddressesRead', 7200, /reconcile.*"Compares the wallets with the ledger".*Throttles/],
+    ])('alarm %s breaches when no run published %s (every run does, idle or not) in %i seconds: a job no longer run', (name, metric, period, description) => {
+      const alarm = anywhere(name);
+      expect(alarm).toMatchObject({ Namespace: 'Cambio', MetricName: metric, Dimensions: appDimensions, Statistic: 'SampleCount', Period: period, Threshold: 1 });
+      expect(alarm).toMatchObject({ ComparisonOperator: 'LessThanThreshold', EvaluationPeriods: 1, TreatMissingData: 'breaching' });
+      expect(alarm.AlarmDescription).toMatch(description);
+    });
+
+    it("alarms on TRON's deposits: a transfer confirming for over an hour, and a final transfer held rather than credited (naming npm run deposits:release)", () => {
+      expect(anywhere('DepositsStuckConfirmingTron')).toMatchObject({ Namespace: 'Cambio', MetricName: 'OldestConfirmingTransferAge', Dimensions: appDimensions, Statistic: 'Maximum', Threshold: 3600, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' });
+      const held = anywhere('DepositTransfersHeldTron');
+      expect(held).toMatchObject({ Namespace: 'Cambio', MetricName: 'DepositTransfersHeld', Dimensions: appDimensions, Statistic: 'Sum', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+      expect(held.AlarmDescription).toMatch(/sender_sanctioned.*compliance.*npm run deposits:release/);
+      // TRON backs an address off after three failed sweeps and alarms on it held (SweepsHeld), not on each failure.
+      expect(Object.values(every.findResources('AWS::CloudWatch::Alarm')).filter((alarm) => alarm.Properties.MetricName === 'SweepsFailed')).toEqual([]);
+    });
+
+    it.each([
+      ['POST /v1/deposits', 'DepositsCreateDeposit5xx'],
+      ['POST /v1/withdrawals', 'WithdrawalsCreateWithdrawal5xx'],
+      ['POST /v1/conversions', 'ConversionsCreateConversion5xx'],
+      ['POST /v1/conversions/quote', 'ConversionsCreateQuote5xx'],
+    ])('alarms on %s answering 5xx 5 times in two of three periods, by the requests its handler counts (%s)', (route, name) => {
+      const alarm = anywhere(name);
+      expect(alarm).toMatchObject({ Namespace: 'Cambio', MetricName: 'Requests', Statistic: 'Sum', Period: 300, Threshold: 5, EvaluationPeriods: 3, DatapointsToAlarm: 2, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+      expect(alarm.Dimensions).toEqual([
+        { Name: 'route', Value: route },
+        { Name: 'service', Value: 'cambio' },
+        { Name: 'stage', Value: stage },
+        { Name: 'statusClass', Value: '5xx' },
+      ]);
+    });
+
+    it("alarms on the dashboard API's 5xx rate and p99 latency as on the /v1 API's, on the dashboard API's own stage", () => {
+      const apis = resourcesOfType(template, 'AWS::ApiGateway::RestApi');
+      const dashboardApi = Object.keys(apis).find((id) => apis[id]!.Properties!.Name === `cambio-${stage}-dashboard`)!;
+      const stages = resourcesOfType(template, 'AWS::ApiGateway::Stage');
+      const dashboardStage = Object.keys(stages).find((id) => stages[id]!.Properties!.RestApiId.Ref === dashboardApi)!;
+      const onDashboardStage = [
+        { Name: 'ApiName', Value: `cambio-${stage}-dashboard` },
+        { Name: 'Stage', Value: { Ref: dashboardStage } },
+      ];
+      const rate = anywhere('DashboardApi5xxRate');
+      const { expressions, metrics } = mathOf(rate);
+      expect(expressions).toEqual(mathOf(named('Api5xxRate')).expressions);
+      expect(metrics.map((metric: any) => [metric.MetricName, metric.Dimensions])).toEqual([
+        ['Count', onDashboardStage],
+        ['5XXError', onDashboardStage],
+      ]);
+      expect(rate).toMatchObject({ Threshold: 5, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 3, DatapointsToAlarm: 2 });
+      const latency = anywhere('DashboardApiLatencyP99');
+      expect(latency).toMatchObject({ Namespace: 'AWS/ApiGateway', MetricName: 'Latency', ExtendedStatistic: 'p99', Threshold: config.safeguards.apiLatencyP99Ms, EvaluationPeriods: 3, ComparisonOperator: 'GreaterThanThreshold' });
+      expect(latency.Dimensions).toEqual(onDashboardStage);
+    });
+
+    it('alarms on throttling of the index GSI1 apart from the table\'s (DynamoDB counts it under the index alone)', () => {
+      const alarm = anywhere('TableThrottledGSI1');
+      const { expressions, metrics } = mathOf(alarm);
+      const tableId = Object.keys(resourcesOfType(template, 'AWS::DynamoDB::Table'))[0]!;
+      const onIndex = [{ Name: 'GlobalSecondaryIndexName', Value: 'GSI1' }, { Name: 'TableName', Value: { Ref: tableId } }];
+      expect(expressions).toEqual(['FILL(reads, 0) + FILL(writes, 0)']);
+      expect(metrics.map((metric: any) => [metric.Namespace, metric.MetricName, metric.Dimensions, metric.stat])).toEqual([
+        ['AWS/DynamoDB', 'ReadThrottleEvents', onIndex, 'Sum'],
+        ['AWS/DynamoDB', 'WriteThrottleEvents', onIndex, 'Sum'],
+      ]);
+      expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     });
 
     it.each([
@@ -832,12 +941,20 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
       expect(checkFailing.Dimensions).toEqual([{ Name: 'FunctionName', Value: { Ref: logicalIdOfFunction(template, functionName(stage, JOBS.financeExportCheck.handler)) } }]);
     });
 
-    // Another network's alarms have a nested stack of their own (test/infra/stack-size.test.ts);
-    // TRON's and the stage's stay where deployed stages have them, as a moved named alarm would
-    // clash with itself (lib/observability.ts).
-    it("has a dashboard, and every alarm in the stage's own template while it opens TRON alone", () => {
+    // Another network's alarms, and every alarm added since the stage's template filled up, have a
+    // nested stack of their own (test/infra/stack-size.test.ts); TRON's and the stage's made before
+    // stay where deployed stages have them, as a moved named alarm would clash with itself (lib/observability.ts).
+    it("has a dashboard showing every alarm, and the alarms added since the stage's template filled up in the nested stack", () => {
       template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
-      template.resourceCountIs('AWS::CloudFormation::Stack', 0);
+      template.resourceCountIs('AWS::CloudFormation::Stack', 1);
+      const inStage = alarms().map((alarm) => alarm.AlarmName);
+      expect(inStage).toEqual(expect.arrayContaining([`Cambio-${stage}-ScannerLag`, `Cambio-${stage}-Api5xxRate`, `Cambio-${stage}-TableThrottled`]));
+      expect(inStage).not.toContain(`Cambio-${stage}-WithdrawalSenderNotRunningTron`);
+      const everyAlarm = Object.values(every.findResources('AWS::CloudWatch::Alarm'));
+      expect(everyAlarm.length).toBeGreaterThan(inStage.length);
+      // The alarm status widget names each alarm by its ARN, a nested stack's through its outputs.
+      const body = JSON.stringify(Object.values(resourcesOfType(template, 'AWS::CloudWatch::Dashboard'))[0]!.Properties!.DashboardBody);
+      expect(body.match(/\{"Fn::GetAtt":\["[^"]+","(?:Outputs\.[^"]+)?Arn"\]\}/g)).toHaveLength(everyAlarm.length);
     });
   });
 

@@ -4,7 +4,7 @@ import { scheduledNetwork, type NetworkScheduleEvent } from './network-schedule.
 import type { Context } from 'aws-lambda';
 import type { DepositHolds } from '#functions/deposits/deposit-chain';
 import { scanDeposits, type ScanCursor, type ScanResult } from '#functions/deposits/deposit-scan';
-import { confirmDeposits, expireDeposits, expireWhereNotOpen, releaseUnfrozen } from '#functions/deposits/deposit-confirmation';
+import { confirmDeposits, expireDeposits, expireWhereNotOpen, oldestConfirmingAgeSeconds, releaseUnfrozen } from '#functions/deposits/deposit-confirmation';
 import { DepositAddressFilter } from '#functions/deposits/deposit-address-filter';
 import type { Log } from '#functions/shared/log';
 import { dynamoFrom } from '#adapters/runtime';
@@ -64,6 +64,8 @@ export async function pollDeposits(network: NetworkName, log?: Log) {
   const liveScan = scanning(cursor);
   const scan = await scanOnWhile(await liveScan(), liveScan, (lag) => lag > CATCH_UP_LAG_BLOCKS, startedAt);
   const confirm = await confirmDeposits({ ...deps, log });
+  // What this run left confirming: a transfer that stays so far past its network's finality is stuck.
+  const oldestConfirmingSeconds = await oldestConfirmingAgeSeconds(deps);
   const released = await releaseUnfrozen({ ...deps, log });
   // Each network expires its own deposits, once its chain is read past their expiry.
   const expiry = await expireDeposits({ ...deps, log }, scan.readThrough);
@@ -76,7 +78,7 @@ export async function pollDeposits(network: NetworkName, log?: Log) {
   const caughtUp = scan.lagBlocks !== null && scan.lagBlocks <= CATCH_UP_LAG_BLOCKS;
   const rescanOnce = scanning(rescanCursor);
   const rescan = caughtUp && hasTime(startedAt) ? await scanOnWhile(await rescanOnce(), rescanOnce, (left) => left > 0, startedAt) : null;
-  return { scan, rescan, confirm, released, expiry };
+  return { scan, rescan, confirm, oldestConfirmingSeconds, released, expiry };
 }
 
 const hasTime = (startedAt: number) => Date.now() - startedAt < CATCH_UP_MS;
@@ -100,8 +102,9 @@ async function scanOnWhile(first: ScanResult, scanOnce: () => Promise<ScanResult
 }
 
 /** One line per run (INFO when something moved) and the metrics the stack alarms on, per network:
- * the scanner's lag in blocks (ScannerLagBlocks), the deposits credited, and unpaid deposits
- * holding USDT no scan recorded (UnrecordedDepositUsdt). */
+ * the scanner's lag in blocks (ScannerLagBlocks), the deposits credited, final transfers held rather
+ * than credited (DepositTransfersHeld), how long the oldest transfer still confirming has waited
+ * (OldestConfirmingTransferAge), and unpaid deposits holding USDT no scan recorded (UnrecordedDepositUsdt). */
 export const handler = middy<NetworkScheduleEvent>().handler(async (event: NetworkScheduleEvent, context: Context) => {
   const network = scheduledNetwork(event);
   return runJob(
@@ -115,6 +118,7 @@ export const handler = middy<NetworkScheduleEvent>().handler(async (event: Netwo
       metrics.addMetric('DepositsCredited', MetricUnit.Count, outcome.scan.credited + (outcome.rescan?.credited ?? 0) + outcome.confirm.confirmed);
       metrics.addMetric('DepositTransfersDropped', MetricUnit.Count, outcome.confirm.dropped);
       metrics.addMetric('DepositTransfersHeld', MetricUnit.Count, outcome.confirm.held);
+      metrics.addMetric('OldestConfirmingTransferAge', MetricUnit.Seconds, outcome.oldestConfirmingSeconds);
       // Unpaid deposits past expiry whose address holds USDT no scan recorded (expireDeposits).
       metrics.addMetric('UnrecordedDepositUsdt', MetricUnit.Count, outcome.expiry.unrecordedUsdt);
       return outcome;
