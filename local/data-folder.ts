@@ -89,7 +89,8 @@ export function lockDataFolder(dataDir: string, apiUrl: string): DataFolderLock 
   };
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` runs (another user's counts: it cannot be signalled, yet runs). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isAlive } from './data-folder.ts';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.ts';
 import { LOCAL_TABLE_NAME, type RunningRuntime } from './runtime-files.ts';
 
@@ -39,11 +40,5 @@ export function runningRuntime(): RunningRuntime | null {
     return null;
   }
   if (!Number.isSafeInteger(state?.pid) || state.pid === process.pid) return null;
-  try {
-    process.kill(state.pid, 0);
-    return state;
-  } catch (error) {
-    // EPERM: alive, another user's.
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? state : null;
-  }
+  return isAlive(state.pid) ? state : null;
 }

@@ -362,7 +362,9 @@ async function sandboxCompany(
 /** The runtime's port (0: any, the tests'), held by a listening probe until `release`, just before
  * the runtime's server listens on it; EADDRINUSE when it is taken. */
 async function reservePort(host: string, port: number): Promise<{ port: number; release(): Promise<void> }> {
-  const probe = createServer();
+  // A connection while it is held (a dashboard tab left open, an app polling the port) is dropped at
+  // once: left open, it would keep close() from calling back, and the start would wait on it.
+  const probe = createServer((socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     probe.once('error', reject);
     probe.listen(port, host, resolve);

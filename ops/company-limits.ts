@@ -29,7 +29,6 @@ const { values } = argumentsOf({ company: { type: 'string' }, rate: { type: 'str
 const companyId = values.company ?? '';
 if (!/^cmp_[0-9A-HJKMNP-TV-Z]{26}$/.test(companyId)) refuse(`--company must be a company id (cmp_ and 26 characters), got ${JSON.stringify(companyId)}.`);
 const { stage, table } = stageTableOf(values, refuse);
-if (stage === 'local' && table) refuse('--table goes with --stage sandbox|production; without --stage the command works on the local runtime.');
 const wholeNumber = (name: 'rate' | 'burst') => {
   const text = values[name] ?? '';
   if (!/^[1-9]\d{0,8}$/.test(text)) refuse(`--${name} must be a whole number of requests, got ${JSON.stringify(text)}.`);

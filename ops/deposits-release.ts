@@ -52,7 +52,7 @@ const depositId = values.deposit ?? '';
 if (!/^dep_[0-9A-HJKMNP-TV-Z]{26}$/.test(depositId)) refuse(`--deposit must be a deposit id (dep_ and 26 characters), got ${JSON.stringify(depositId)}.`);
 const reason = (values.reason ?? '').trim();
 if (reason.length < 3 || reason.length > 500) refuse('--reason must say why the money may be released (3 to 500 characters): it is kept in the audit log.');
-const { stage, table } = stageTableOf(values, refuse);
+const { stage, table } = stageTableOf(values, refuse, { localTable: 'allowed' });
 // The freezes are read on the stage's chain: a deployed stage's table with the local stage's chain
 // (the sandbox one, in that table) would read none, and credit money that cannot move.
 const deployedTable = stage === 'local' && table ? Object.keys(STAGES).find((name) => name !== 'local' && table.startsWith(`Cambio-${name}-`)) : undefined;

@@ -48,7 +48,6 @@ const toBlock = blockArgument('to-block');
 if (values.status ? fromBlock !== undefined || toBlock !== undefined : fromBlock === undefined) refuse('Give --from-block (and perhaps --to-block) to start a rescan, or --status alone to see the last one.');
 if (fromBlock !== undefined && toBlock !== undefined && toBlock < fromBlock) refuse(`--to-block (${toBlock}) must not be before --from-block (${fromBlock}).`);
 const { stage, table } = stageTableOf(values, refuse);
-if (stage === 'local' && table) refuse('--table goes with --stage sandbox|production; without --stage the command works on the local runtime.');
 
 type Outcome =
   | { result: 'started' | 'in_progress'; rescan: RescanProgress }

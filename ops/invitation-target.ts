@@ -48,11 +48,12 @@ export interface InvitationTarget {
  * is touched.
  */
 export function invitationTarget(values: { stage?: string; table?: string; 'dashboard-url'?: string; 'mail-from'?: string }, refuse: (message: string) => never): InvitationTarget {
-  const { stage: stageName, table } = stageTableOf(values, refuse);
-  const deployed = stageName !== 'local';
-  if (!deployed && (table || values['dashboard-url'] || values['mail-from'])) {
+  // Before stageTableOf, whose refusal of a local --table names that option alone.
+  if ((values.stage ?? 'local') === 'local' && (values.table || values['dashboard-url'] || values['mail-from'])) {
     refuse('--table, --dashboard-url and --mail-from go with --stage sandbox|production; without --stage the command works on the local runtime.');
   }
+  const { stage: stageName, table } = stageTableOf(values, refuse);
+  const deployed = stageName !== 'local';
   const mailFrom = values['mail-from'];
   if (mailFrom !== undefined && !v.is(SETTINGS.MAIL_FROM, mailFrom)) refuse(`--mail-from ${JSON.stringify(mailFrom)} is not an email address (a bare one, verified in SES).`);
   const mailer: Mailer | null = deployed ? (mailFrom ? new SesMailer(mailFrom) : null) : new OutboxMailer(outboxOf(DATA_DIR));

@@ -21,7 +21,6 @@ export { argumentsOf, refuser } from '../local/command-line.ts';
 /** The table the command acts on, checked before anything is read (stage-table.ts). */
 export function screeningTarget(values: { stage?: string; table?: string }, refuse: (message: string) => never): OnTable {
   const { stage, table } = stageTableOf(values, refuse);
-  if (stage === 'local' && table) refuse('--table goes with --stage sandbox|production; without --stage the command works on the local runtime.');
   return onStageTable(stage, table);
 }
 

@@ -9,13 +9,20 @@ export type OnTable = <T>(work: (db: ReturnType<typeof createDocumentClient>, ta
 
 /**
  * The stage `--stage` names and the table `--table` names for it, checked before anything is read:
- * a deployed stage needs its table, and never another stage's. Without `--stage` (local), the
- * caller refuses the options that go with a deployed stage, its own.
+ * a deployed stage needs its table, and never another stage's. Without `--stage` (local), a table
+ * is refused: the command would act on the local data, exit 0, and leave the stage's table the
+ * operator named untouched; unless `localTable` says the command takes another table of the local
+ * DynamoDB (deposits:release). The caller refuses its own options that go with a deployed stage.
  */
-export function stageTableOf(values: { stage?: string; table?: string }, refuse: (message: string) => never): { stage: StageName; table: string | undefined } {
+export function stageTableOf(
+  values: { stage?: string; table?: string },
+  refuse: (message: string) => never,
+  options: { localTable?: 'allowed' } = {},
+): { stage: StageName; table: string | undefined } {
   const stage = values.stage as StageName;
   if (!Object.hasOwn(STAGES, stage)) refuse(`Unknown stage "${values.stage}" (local, sandbox or production).`);
   const table = values.table;
+  if (stage === 'local' && table && options.localTable !== 'allowed') refuse('--table goes with --stage sandbox|production; without --stage the command works on the local runtime.');
   if (stage !== 'local') {
     if (!table) refuse(`--stage ${stage} needs --table <the stack's TableName output>.`);
     // The stack names its table after itself (Cambio-<stage>-…): what a command writes for one stage

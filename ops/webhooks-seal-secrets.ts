@@ -30,7 +30,6 @@ const { values } = argumentsOf({ 'kms-key': { type: 'string' }, json: { type: 'b
 const givenKey = values['kms-key'];
 if (givenKey !== undefined && !values.table) refuse('--kms-key goes with --stage sandbox|production --table <name>: without them the command seals the local data with the local key.');
 const { stage, table } = stageTableOf(values, refuse);
-if (stage === 'local' && table) refuse('--table goes with --stage sandbox|production; without --stage the command works on the local runtime.');
 /** The alias the stack gives the stage's key (lib/webhook-secrets.ts); the one its functions seal and open with. */
 const stageKey = `alias/cambio-${stage}-webhook-secrets`;
 const stageKeyName = new RegExp(`^(arn:aws[\\w-]*:kms:[\\w-]+:\\d{12}:)?${stageKey}$`);

@@ -66,9 +66,12 @@ export interface WebhookAlertDeps {
 }
 
 /** Mails the endpoint's managers, unless they were mailed about it within the day or another sender
- * is mailing them. Throws when the mail may not have gone out (the store or the mailer failed), its
- * claim released, so the message that owes it comes back and mails it: a company without a profile,
- * which nobody could be mailed about, is only logged. */
+ * is mailing them. A manager SES refuses for good (an address refused, the account's sending paused)
+ * is passed over: retried, the mail would fail the same way, mailing the others again each time, up
+ * to the queue's ten receives. Throws when nobody was mailed and trying again may pass (the store,
+ * or SES throttled or failing on its side), its claim released, so the message that owes it comes
+ * back and mails it; once one manager is mailed, a later failure is only logged, for the same
+ * reason; so is a company without a profile, which nobody could be mailed about. */
 export async function alertGivenUpDelivery(deps: WebhookAlertDeps & { log: Log }, failure: GivenUpDelivery, now = new Date()): Promise<void> {
   const claim: AlertClaim = {
     companyId: failure.companyId,
@@ -79,19 +82,48 @@ export async function alertGivenUpDelivery(deps: WebhookAlertDeps & { log: Log }
   const notBefore = new Date(now.getTime() - WEBHOOK_ALERT_INTERVAL_MS).toISOString();
   const pendingUntil = new Date(now.getTime() + ALERT_CLAIM_PENDING_MS).toISOString();
   let claimed = false;
+  let mailed = 0;
+  // A manager SES refuses for good is logged and passed over: the others are mailed all the same.
+  const counted: Mailer = {
+    send: async (mail) => {
+      try {
+        await deps.mailer.send(mail);
+        mailed++;
+      } catch (error) {
+        if (mayPassAgain(error)) throw error;
+        deps.log.warn('webhook failure alert refused by the mailer for this manager', { companyId: failure.companyId, webhookId: failure.webhookId, error: (error as Error).name });
+      }
+    },
+  };
   try {
     claimed = await deps.alerts.claimAlert(claim, now.toISOString(), notBefore, pendingUntil);
     if (!claimed) return;
-    await mailMembersWho('manageWebhooks', { companies: deps.companies, members: deps.alerts, mailer: deps.mailer }, failure.companyId, (to, companyName) =>
+    await mailMembersWho('manageWebhooks', { companies: deps.companies, members: deps.alerts, mailer: counted }, failure.companyId, (to, companyName) =>
       webhookFailureMail({ to, companyName, ...failure }),
     );
   } catch (error) {
-    deps.log.error('webhook failure alert not mailed', { companyId: failure.companyId, webhookId: failure.webhookId, error: (error as Error).name ?? 'Error' });
-    // Released rather than left to lapse, so the next failure of the endpoint need not wait for it.
-    if (claimed) await deps.alerts.releaseAlert(claim, now.toISOString()).catch(() => undefined);
-    if (error instanceof ApiError && error.code === 'NOT_FOUND') return;
-    throw error;
+    deps.log.error('webhook failure alert not mailed', { companyId: failure.companyId, webhookId: failure.webhookId, mailed, error: (error as Error).name ?? 'Error' });
+    const noProfile = error instanceof ApiError && error.code === 'NOT_FOUND';
+    if (!noProfile && mailed === 0 && mayPassAgain(error)) {
+      // Released rather than left to lapse, so the next failure of the endpoint need not wait for it.
+      if (claimed) await deps.alerts.releaseAlert(claim, now.toISOString()).catch(() => undefined);
+      throw error;
+    }
+    // Settled as it stands: the day's claim holds where anyone was mailed or nobody can be.
+    if (claimed && !noProfile) await markMailed(deps, claim);
+    else if (claimed) await deps.alerts.releaseAlert(claim, now.toISOString()).catch(() => undefined);
+    return;
   }
-  // The mail went out: a claim left pending lapses, and at worst a later failure of the day mails again.
-  await deps.alerts.alertMailed(claim).catch((error: Error) => deps.log.warn('webhook failure alert not marked mailed', { companyId: failure.companyId, webhookId: failure.webhookId, error: error.name ?? 'Error' }));
+  await markMailed(deps, claim);
 }
+
+/** The mail went out: a claim left pending lapses, and at worst a later failure of the day mails again. */
+const markMailed = (deps: WebhookAlertDeps & { log: Log }, claim: AlertClaim) =>
+  deps.alerts.alertMailed(claim).catch((error: Error) => deps.log.warn('webhook failure alert not marked mailed', { companyId: claim.companyId, webhookId: claim.webhookId, error: error.name ?? 'Error' }));
+
+/** SES's refusals that no retry changes (the address or the message refused, sending paused for the
+ * account or the configuration set: those wait for a person, whom the bounce alarms tell). */
+const REFUSED_FOR_GOOD = new Set(['MessageRejected', 'BadRequestException', 'AccountSuspendedException', 'SendingPausedException', 'MailFromDomainNotVerifiedException', 'NotFoundException']);
+
+/** Whether the same call may pass later: anything but SES refusing the mail for good. */
+const mayPassAgain = (error: unknown): boolean => !REFUSED_FOR_GOOD.has((error as Error).name);

@@ -781,6 +781,29 @@ describe('an endpoint that gives up on an event', () => {
     for (const to of [people.Owner, people.Developer]) expect(mailsTo(outbox, to).map((mail) => mail.subject)).toEqual([`Webhook deliveries failing: ${webhook.url}`]);
   });
 
+  it('mails the managers SES takes once when it refuses one of them for good (an unverified address): no retry mails the others again', async () => {
+    // SES refuses the Developer's address every time (a stage in SES's sandbox, say).
+    const refusingDevelopers = (outbox: Mailer): Mailer => ({
+      send: async (mail) => {
+        if (mail.to.startsWith('dev-')) throw Object.assign(new Error('Email address is not verified.'), { name: 'MessageRejected' });
+        return outbox.send(mail);
+      },
+    });
+    const { company, people, outbox, alert } = await companyWithPeople(refusingDevelopers);
+    const webhook = await failingEndpoint(company, (_, res) => res.writeHead(500).end());
+    const event = await writeEvent(company);
+    const queue = queues();
+    const { message, deps } = firstTry(company, webhook, event, { alert, queue });
+    const lastTry = { ...message, attempt: 10 };
+
+    expect(await sendDelivery(deps, lastTry)).toBe('dead-lettered');
+    expect(await sendDelivery(deps, lastTry)).toBe('duplicate');
+
+    expect(mailsTo(outbox, people.Owner).map((mail) => mail.subject)).toEqual([`Webhook deliveries failing: ${webhook.url}`]);
+    expect(mailsTo(outbox, people.Developer)).toEqual([]);
+    expect(queue.deadLetter.peek()).toHaveLength(1);
+  });
+
   it('mails, still retrying, that the endpoint has failed for an hour when the sender died in that mail after queueing the next try', async () => {
     const { reached, mailing } = dyingInFirstMail();
     const { company, people, outbox, alert } = await companyWithPeople(mailing);
