@@ -131,8 +131,8 @@ const PRODUCTION_CAPACITY: StageCapacity = {
     growth: { rateLimit: 200, burstLimit: 400 },
     scale: { rateLimit: 1_000, burstLimit: 2_000 },
   },
-  // 2,000 requests a second for all companies together: forty at the standard tier at once, a
-  // fifth of API Gateway's 10,000 for the account and region (docs/capacity.md).
+  // 2,000 requests a second on each method, which API Gateway throttles apart (a bucket per method,
+  // none for the stage): forty companies at the standard tier at once on one route (docs/capacity.md).
   companiesAtPlanRate: 40,
   // Two standard companies' servers behind one address (a shared egress) both reach their limit.
   companiesPerAddress: 2,

@@ -240,8 +240,9 @@ export class CambioStack extends Stack implements StageScope {
 
     for (const route of ROUTES) {
       const fn = this.stageFunction(route.handler, {
-        // No reserved concurrency (docs/capacity.md): the stage's throttle bounds what the API
-        // holds, and the one job that grows with load, the webhook sender, has a ceiling.
+        // No reserved concurrency (docs/capacity.md): a reservation would answer a burst past it 500,
+        // not 429; what the throttles admit is bounded by the companies' plans, a bucket per method
+        // and the account's rate, and the one job that grows with load, the webhook sender, has a ceiling.
         bind: [route.tableAccess === 'readWrite' ? tableReadWrite(this.table) : tableRead(this.table), ...(ROUTE_BINDERS[route.handler]?.(this) ?? [])],
       });
       // One invoke permission, the stage's: no second one for the API Gateway console's test-invoke

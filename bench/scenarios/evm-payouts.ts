@@ -102,6 +102,9 @@ async function measureNetwork(db: ReturnType<typeof createDocumentClient>, table
     const anvil = createTestClient({ chain: node.chain, mode: 'anvil', transport: http(node.url) });
     const client = localPublicClient(node.chain);
     const to = privateKeyToAccount(generatePrivateKey()).address;
+    // The hot wallet's funding final, as a deployed stage's long since is: the sender spends what the
+    // final block shows (hotWalletUsdtAtFinal).
+    await anvil.mine({ blocks: CONFIRMATIONS });
 
     await queue(warmUp, node.customer.address, 'warm-up');
     await sendEvmWithdrawals(deps);

@@ -98,7 +98,7 @@ export class TokenBucket {
 }
 
 /**
- * One bucket per key (a company, or the whole stage), created on first use at the limit the caller
+ * One bucket per key (a company, or one of the stage's methods), created on first use at the limit the caller
  * names for it. A key whose limit changes (a company moved to another tier) gets a fresh bucket of
  * the new size, as a key moved to another usage plan starts on that plan's.
  */

@@ -765,13 +765,18 @@ describe('an endpoint that gives up on an event', () => {
     for (const to of [people.Owner, people.Developer]) expect(mailsTo(outbox, to).map((mail) => mail.subject)).toEqual([`Webhook endpoint disabled: ${webhook.url}`]);
   });
 
-  it('mails that the endpoint gave up on an event when the mail failed after its claim: the message comes back and mails it once', async () => {
-    const { company, people, outbox, alert } = await companyWithPeople(failingFirstMail);
+  /** An event's last try, to an endpoint answering 500, its managers mailed through `mailing`. */
+  async function lastTryFailing(mailing: (outbox: Mailer) => Mailer) {
+    const { company, people, outbox, alert } = await companyWithPeople(mailing);
     const webhook = await failingEndpoint(company, (_, res) => res.writeHead(500).end());
     const event = await writeEvent(company);
     const queue = queues();
     const { message, deps } = firstTry(company, webhook, event, { alert, queue });
-    const lastTry = { ...message, attempt: 10 };
+    return { people, outbox, webhook, queue, deps, lastTry: { ...message, attempt: 10 } };
+  }
+
+  it('mails that the endpoint gave up on an event when the mail failed after its claim: the message comes back and mails it once', async () => {
+    const { people, outbox, webhook, queue, deps, lastTry } = await lastTryFailing(failingFirstMail);
 
     await expect(sendDelivery(deps, lastTry)).rejects.toThrow('Maximum sending rate exceeded.');
     expect(await sendDelivery(deps, lastTry)).toBe('dead-lettered');
@@ -789,12 +794,7 @@ describe('an endpoint that gives up on an event', () => {
         return outbox.send(mail);
       },
     });
-    const { company, people, outbox, alert } = await companyWithPeople(refusingDevelopers);
-    const webhook = await failingEndpoint(company, (_, res) => res.writeHead(500).end());
-    const event = await writeEvent(company);
-    const queue = queues();
-    const { message, deps } = firstTry(company, webhook, event, { alert, queue });
-    const lastTry = { ...message, attempt: 10 };
+    const { people, outbox, webhook, queue, deps, lastTry } = await lastTryFailing(refusingDevelopers);
 
     expect(await sendDelivery(deps, lastTry)).toBe('dead-lettered');
     expect(await sendDelivery(deps, lastTry)).toBe('duplicate');
