@@ -128,6 +128,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   let gatewayDb: ReturnType<typeof createDocumentClient> | undefined;
   let reserved: Awaited<ReturnType<typeof reservePort>> | null = null;
   let dataFolder: DataFolderLock | null = null;
+  /** The engines started so far, stopped (and the outbox and the data folder let go) after the API
+   * and the loops: at stop, or when the start fails part way. */
+  const stopEngines = async () => {
+    gatewayDb?.destroy();
+    await cognito?.stop();
+    await evm?.stop();
+    await solana?.stop();
+    await dynamo?.stop();
+    if (temporaryOutbox) rmSync(temporaryOutbox, { recursive: true, force: true });
+    dataFolder?.release();
+  };
   try {
     // The data folder, then the port, before any engine starts or any file is written: a second start
     // on a folder in use is told which runtime has it (whatever its port), and leaves it as it was.
@@ -233,25 +244,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         await webhooks.stop();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
-        gatewayDb?.destroy();
         if (stateFile) rmSync(stateFile, { force: true });
-        await cognito?.stop();
-        await evm?.stop();
-        await solana?.stop();
-        await dynamo?.stop();
-        if (temporaryOutbox) rmSync(temporaryOutbox, { recursive: true, force: true });
-        dataFolder?.release();
+        await stopEngines();
       },
     };
   } catch (error) {
     await reserved?.release();
-    gatewayDb?.destroy();
-    await cognito?.stop();
-    await evm?.stop();
-    await solana?.stop();
-    await dynamo?.stop();
-    if (temporaryOutbox) rmSync(temporaryOutbox, { recursive: true, force: true });
-    dataFolder?.release();
+    await stopEngines();
     throw error;
   }
 }
