@@ -103,9 +103,8 @@ export function highestTierOf(capacity: StageCapacity): TierLimit {
  * none for the stage): every company at the first tier at once, `companiesAtPlanRate` of them, so
  * that many on one method pass; the burst is twice the rate, as each tier's is. */
 export function stageThrottleOf(capacity: StageCapacity): RateLimit {
-  const first = firstTierOf(capacity);
-  const rateLimit = first.rateLimit * capacity.companiesAtPlanRate;
-  return { rateLimit, burstLimit: Math.max(2 * rateLimit, first.burstLimit) };
+  const rateLimit = plannedRateOf(capacity);
+  return { rateLimit, burstLimit: Math.max(2 * rateLimit, firstTierOf(capacity).burstLimit) };
 }
 
 /** The /v1 load, in all, the stage is sized for: `companiesAtPlanRate` companies at the first tier's

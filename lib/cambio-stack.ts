@@ -127,6 +127,8 @@ export class CambioStack extends Stack implements StageScope {
     this.operations = new OperationsAlarms(this, 'Operations', {
       stage: config.stage,
       apiStage: this.api.deploymentStage,
+      dashboardApiStage: this.dashboard.api.deploymentStage,
+      webhookQueue: this.webhookQueue,
       webhookDlq: this.webhookDlq,
       withdrawalSender: sender,
       depositSweeper: sweeper,

@@ -50,8 +50,7 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
   for (const network of named) {
     const { name, title } = network;
     const tenMinutes = tenMinutesOf(network);
-    const ofNetwork = (metricName: string, statistic: string) =>
-      new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic, period: PERIOD });
+    const ofNetwork = (metricName: string, statistic: string) => namedNetworkMetric(props, name, metricName, statistic);
     const suffix = idSuffixOf(name);
     nestedAlarm(`ScannerLag${suffix}`, `The ${title} deposit scanner is more than ${tenMinutes} blocks (~10 minutes) behind the chain, or has stopped reporting.`, ofNetwork('ScannerLagBlocks', 'Maximum'), {
       threshold: tenMinutes,
@@ -129,8 +128,7 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
   // differences on two networks while the total balances. With the first network alone the total is its.
   for (const { name, title } of named.length === 0 ? [] : props.networks) {
     const suffix = idSuffixOf(name);
-    const perNetwork = (metricName: string) =>
-      new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: Duration.hours(1) });
+    const perNetwork = (metricName: string) => namedNetworkMetric(props, name, metricName, 'Maximum', Duration.hours(1));
     const options = { threshold: 0.01, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 2 };
     nestedAlarm(`ReconcileShortfall${suffix}`, `Two reconcile runs in a row found ${title}'s wallets (hot wallet and unswept deposit addresses) holding less USDT than came in on ${title} and has not gone out: a shortfall there, or USDT moved from it to another network by hand (then the other shows the surplus).`, perNetwork('ReconcileShortfallUsdt'), options);
     nestedAlarm(`ReconcileSurplus${suffix}`, `Two reconcile runs in a row found ${title}'s wallets holding more USDT than came in on ${title} and has not gone out: a float or rebalance sent there by hand, a payout that never left, or a deposit not scanned.`, perNetwork('ReconcileSurplusUsdt'), options);
@@ -154,14 +152,12 @@ export function chainAlarms(props: ChainAlarmsProps, alarms: { stage: AlarmFacto
   // mainnet"; docs/token-controls.md): the first network's sender and sweeper publish without a
   // Network, as its other metrics; each other network's with its name.
   // An alarm that cannot fire would read as a watch kept: each network has those its token's controls allow.
-  for (const { name, title, issuerControls } of props.networks) {
+  const ofAnyNetwork = metricOf(props, app);
+  for (const network of props.networks) {
+    const { name, title, issuerControls } = network;
     const suffix = idSuffixOf(name);
-    const isFirst = name === first.name;
-    const issuerAlarm = isFirst ? alarm : nestedAlarm;
-    const metric = (metricName: string) =>
-      isFirst
-        ? app(metricName, 'Maximum')
-        : new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: name }, statistic: 'Maximum', period: PERIOD });
+    const issuerAlarm = name === first.name ? alarm : nestedAlarm;
+    const metric = (metricName: string) => ofAnyNetwork(network, metricName, 'Maximum');
     if (issuerControls.freeze) {
       issuerAlarm(
         `HotWalletFrozen${suffix}`,
@@ -208,11 +204,13 @@ const SIGNING_JOB_SILENCE = Duration.minutes(30);
 /** And reconcile, hourly: two runs. */
 const RECONCILE_SILENCE = Duration.hours(2);
 
+/** A metric published with the network's name (every network's but the first's, and reconcile's for each). */
+const namedNetworkMetric = (props: ChainAlarmsProps, network: string, metricName: string, statistic: string, period: Duration = PERIOD) =>
+  new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: network }, statistic, period });
+
 /** A network's own metric: the first network's carries no Network (functions/networks/names.ts FIRST_NETWORK). */
 const metricOf = (props: ChainAlarmsProps, app: AppMetric) => (network: OpenNetwork, metricName: string, statistic: string, period = PERIOD) =>
-  network.name === props.networks[0]!.name
-    ? app(metricName, statistic, period)
-    : new Metric({ namespace: METRIC_NAMESPACE, metricName, dimensionsMap: { service: SERVICE, stage: props.stage, Network: network.name }, statistic, period });
+  network.name === props.networks[0]!.name ? app(metricName, statistic, period) : namedNetworkMetric(props, network.name, metricName, statistic, period);
 
 /**
  * A job that is no longer run at all (its schedule's rule disabled or its target removed, a deploy

@@ -25,11 +25,13 @@ import { TABLE } from '../functions/adapters/dynamo/table-definition.ts';
 import { lambdaName, ROUTES } from '../functions/routes.ts';
 import { PERIOD, type AlarmFactory, type AppMetric } from './alarms.ts';
 import { chainAlarms, type ChainAlarmsProps } from './chain-alarms.ts';
-import { Dashboard as CambioDashboard } from './dashboard.ts';
-import { webhookQueueOf } from './webhook-delivery.ts';
 
 export interface OperationsAlarmsProps extends ChainAlarmsProps {
   apiStage: Stage;
+  /** The dashboard's own API's stage (lib/dashboard.ts), alarmed on as the /v1 API's. */
+  dashboardApiStage: Stage;
+  /** The webhook queue, whose backlog is alarmed on, and its dead-letter queue. */
+  webhookQueue: IQueue;
   webhookDlq: IQueue;
   /** The REQUEST authorizers (API keys, dashboard sessions): their Errors count refusals too. */
   authorizers: readonly IFunction[];
@@ -317,7 +319,7 @@ export class OperationsAlarms extends Construct {
     alarm(
       'WebhookQueueBacklog',
       "The webhook queue's oldest message has waited over 30 minutes (a try waits 15 at most): the sender is not keeping up or not running. Check its Throttles (FunctionsThrottled…, its maximum concurrency: config/capacity.ts WEBHOOK_SENDER_CONCURRENCY), its Errors and its log (Cambio-<stage>-JobsWebhookSender), and WebhookMessagesErrored.",
-      webhookQueueOf(props.webhookDlq).metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }),
+      props.webhookQueue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }),
       { threshold: 1800, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD },
     );
     // NumberOfMessagesSent counts what is sent to the queue, not what SQS's redrive moves there
@@ -354,11 +356,10 @@ export class OperationsAlarms extends Construct {
    * /v1 API is; not on its latency, whose p99 its streamed downloads (seconds each, a year's
    * statement ~8 s) make on a quiet stage: a few of finance's downloads would put it in alarm. */
   private dashboardApiAlarms(props: OperationsAlarmsProps, alarm: AlarmFactory): void {
-    const stage = dashboardOf(this).api.deploymentStage;
     alarm(
       'DashboardApi5xxRate',
       "More than 5 % of the dashboard API's requests answered 5xx in two of the last three 5-minute periods (gateway and handlers): people on the dashboard see errors. Read the dashboard functions' logs (their 'request' lines at ERROR) and FunctionsErrors….",
-      serverErrorRateOf(stage),
+      serverErrorRateOf(props.dashboardApiStage),
       { threshold: 5, comparison: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 3, datapointsToAlarm: 2 },
     );
   }
@@ -448,9 +449,3 @@ function serverErrorRateOf(stage: Stage): MathExpression {
   });
 }
 
-/** The stage's dashboard (lib/dashboard.ts), made before its alarms and found beside them in the stack. */
-function dashboardOf(scope: Construct): CambioDashboard {
-  const dashboard = Stack.of(scope).node.children.find((child): child is CambioDashboard => child instanceof CambioDashboard);
-  if (!dashboard) throw new Error('The stage makes its dashboard (lib/dashboard.ts) before its alarms: its API is alarmed on');
-  return dashboard;
-}

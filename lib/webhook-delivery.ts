@@ -1,8 +1,8 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, type Stack } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { JOBS } from '../functions/routes.ts';
 import type { CambioFunction } from './api-function.ts';
 import { TABLE_READ, mailSending, queueSend, tableActions, value } from './binders.ts';
@@ -82,14 +82,6 @@ export function webhookDelivery(
   // never takes the API's share of the account's Lambda concurrency.
   sender.addEventSource(new SqsEventSource(queues.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: senderConcurrency }));
   return { dispatcher };
-}
-
-/** The webhook queue whose dead-letter queue `dlq` is (webhookQueues makes both in the stack's
- * scope): its backlog is alarmed on (lib/observability.ts). */
-export function webhookQueueOf(dlq: IQueue): IQueue {
-  const queue = Stack.of(dlq).node.children.find((child): child is Queue => child instanceof Queue && child.deadLetterQueue?.queue === dlq);
-  if (!queue) throw new Error('No queue of the stack dead-letters into the webhook dead-letter queue (lib/webhook-delivery.ts webhookQueues)');
-  return queue;
 }
 
 export function webhookQueues(stack: Stack): WebhookQueues {

@@ -156,9 +156,9 @@ export async function createLocalApi(options: LocalApiOptions): Promise<Server> 
     const body = await readBody(req);
     if (body === 'too-large') return sendGateway(res, 'REQUEST_TOO_LARGE', requestId);
     const match = matchRoute(method, url.pathname);
-    const headers = url.pathname.startsWith('/dashboard/api/') ? asCloudFrontForwards(singleValueHeaders(req), req) : singleValueHeaders(req);
-    const keyed = match?.route.auth === 'apiKey' && carriesIdentity(headers, AUTHORIZER.identityHeaders);
     if (!match) return sendGateway(res, 'MISSING_AUTHENTICATION_TOKEN', requestId);
+    const headers = url.pathname.startsWith('/dashboard/api/') ? asCloudFrontForwards(singleValueHeaders(req), req) : singleValueHeaders(req);
+    const keyed = match.route.auth === 'apiKey' && carriesIdentity(headers, AUTHORIZER.identityHeaders);
     if (!keyed) {
       const methodTurn = takeFromMethod(match.route);
       if (!methodTurn.allowed) return sendThrottled(res, requestId, methodTurn.retryAfterSeconds);

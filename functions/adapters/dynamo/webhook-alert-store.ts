@@ -4,11 +4,7 @@ import { webhookAlertItem } from './items/webhook.ts';
 import { heldCondition } from './queries.ts';
 import { DynamoTeamStore } from './team-store.ts';
 
-/** The alert's key, as its item module makes it. */
-const alertKey = ({ companyId, webhookId, kind }: AlertClaim) => {
-  const { PK, SK } = webhookAlertItem.toItem(companyId, webhookId, kind, '');
-  return { PK, SK };
-};
+const alertKey = ({ companyId, webhookId, kind }: AlertClaim) => webhookAlertItem.alertKey(companyId, webhookId, kind);
 
 /**
  * The webhook sender's alerts (items/webhook.ts webhookAlertItem) and who gets them (the team's

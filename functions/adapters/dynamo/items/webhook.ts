@@ -34,13 +34,18 @@ export const webhookItem = {
   }),
 };
 
+const webhookAlertRecord = companyRecord('WebhookAlert', 'WEBHOOK_ALERT#');
+/** An endpoint's alert of one kind: the failing one under the webhook's id, the disabled one beside it. */
+const webhookAlertId = (webhookId: string, kind: 'failing' | 'disabled') => (kind === 'failing' ? webhookId : `${webhookId}#DISABLED`);
+
 /** The one owner of a stored `WebhookAlert`: when an endpoint's managers were last mailed that it
  * is failing, or apart that it was disabled (functions/webhooks/webhook-alerts.ts), so they are
  * mailed at most once a day of each. The failing one keeps the key it always had. */
 export const webhookAlertItem = {
-  ...companyRecord('WebhookAlert', 'WEBHOOK_ALERT#'),
+  ...webhookAlertRecord,
+  alertKey: (companyId: string, webhookId: string, kind: 'failing' | 'disabled') => webhookAlertRecord.key(companyId, webhookAlertId(webhookId, kind)),
   toItem: (companyId: string, webhookId: string, kind: 'failing' | 'disabled', alertedAt: string): Item => ({
-    ...webhookAlertItem.head(companyId, kind === 'failing' ? webhookId : `${webhookId}#DISABLED`),
+    ...webhookAlertRecord.head(companyId, webhookAlertId(webhookId, kind)),
     webhookId,
     kind,
     alertedAt,
