@@ -130,7 +130,7 @@ export async function startCognitoEmulator(options: { dataDir: string | null }):
     },
     AdminGetUser: (input) => {
       const user = adminUser(input);
-      return { Username: user.username, UserAttributes: [{ Name: 'sub', Value: user.sub }, { Name: 'email', Value: user.username }], UserStatus: user.confirmed ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD', Enabled: true };
+      return { Username: user.username, UserAttributes: [{ Name: 'sub', Value: user.sub }, { Name: 'email', Value: user.username }], UserStatus: user.confirmed ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD', Enabled: true, UserMFASettingList: user.totpEnabled ? ['SOFTWARE_TOKEN_MFA'] : [] };
     },
     // An operator's call with the pool's IAM credentials (the console's "MFA" setting of a user): the
     // second factor changed where Cambio does not see it; the next sign-in shows it (sign-in.ts).

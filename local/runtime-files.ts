@@ -16,6 +16,8 @@ export interface RunningRuntime {
   dynamoEndpoint: string;
   tableName: string;
   apiUrl: string;
+  /** Its user pool emulator (local/cognito-emulator.ts); absent in files written before it was kept. */
+  cognitoEndpoint?: string;
   /** Its EVM nodes, as its EVM_NETWORKS setting says them. */
   evmNetworks?: Partial<Record<EvmNetworkName, EvmNetworkSettings>>;
   /** Its Solana node, as its SOLANA setting says it; absent when Solana is not open. */

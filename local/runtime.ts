@@ -225,7 +225,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     const pollers = startChainJobs(options.pollIntervalMs ?? 1000, openNetworks);
     const webhooks = await startWebhookLoops(options.webhookIntervalMs ?? 250);
     const stateFile = options.dataDir ? join(options.dataDir, 'runtime.json') : null;
-    const state: RunningRuntime = { pid: process.pid, apiUrl, dynamoEndpoint, tableName, evmNetworks: evm.settings, ...(solana && { solana: solana.settings }) };
+    const state: RunningRuntime = { pid: process.pid, apiUrl, dynamoEndpoint, tableName, cognitoEndpoint: cognito.endpoint, evmNetworks: evm.settings, ...(solana && { solana: solana.settings }) };
     if (stateFile) writeAtomically(stateFile, JSON.stringify(state, null, 2));
 
     return {

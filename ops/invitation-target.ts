@@ -55,8 +55,7 @@ export function invitationTarget(values: { stage?: string; table?: string; 'dash
   const { stage: stageName, table } = stageTableOf(values, refuse);
   const deployed = stageName !== 'local';
   const mailFrom = values['mail-from'];
-  if (mailFrom !== undefined && !v.is(SETTINGS.MAIL_FROM, mailFrom)) refuse(`--mail-from ${JSON.stringify(mailFrom)} is not an email address (a bare one, verified in SES).`);
-  const mailer: Mailer | null = deployed ? (mailFrom ? new SesMailer(mailFrom) : null) : new OutboxMailer(outboxOf(DATA_DIR));
+  const mailer = operatorMailer(deployed, mailFrom, refuse);
   const acceptUrl = deployed ? deployedAcceptUrl(stageName, values['dashboard-url'], refuse) : localAcceptUrl();
 
   return {
@@ -77,6 +76,16 @@ export function invitationTarget(values: { stage?: string; table?: string; 'dash
       }
     },
   };
+}
+
+/**
+ * How an operator's command mails a person: a deployed stage through SES from `--mail-from` (none
+ * without it: the operator tells the person), the local runtime to its outbox (.data/outbox/).
+ */
+export function operatorMailer(deployed: boolean, mailFrom: string | undefined, refuse: (message: string) => never): Mailer | null {
+  if (mailFrom !== undefined && !v.is(SETTINGS.MAIL_FROM, mailFrom)) refuse(`--mail-from ${JSON.stringify(mailFrom)} is not an email address (a bare one, verified in SES).`);
+  if (!deployed) return new OutboxMailer(outboxOf(DATA_DIR));
+  return mailFrom ? new SesMailer(mailFrom) : null;
 }
 
 /** The accept-invitation page under the stack's DashboardUrl output (`https://…/dashboard/`). */

@@ -14,6 +14,7 @@ export type AuditAction =
   | 'two_factor.enabled'
   | 'two_factor.replaced'
   | 'two_factor.disabled'
+  | 'two_factor.reset'
   | 'two_factor.required'
   | 'two_factor.not_required'
   | 'password.reset'

@@ -197,6 +197,16 @@ export function twoFactorRequiredMail(notice: { to: string; companyName: string;
   return noticeMail(notice.to, `${company} requires two-factor sign-in`, [what, next, who]);
 }
 
+/** Cambio's support turned off the person's second factor (two-factor-reset.ts): told at the address
+ * itself, so a reset someone talked support into reaches the person it was done to. */
+export function twoFactorResetMail(notice: { to: string; at: string }): Mail {
+  const when = `${notice.at.slice(0, 16).replace('T', ' ')} UTC`;
+  const what = `Cambio's support turned off two-factor sign-in on your Cambio dashboard account, ${notice.to}, at ${when}, and signed you out everywhere.`;
+  const next = 'Sign in with your password, then set up your authenticator app again under Account. A company that requires two-factor sign-in shows you only your Account until you do.';
+  const ifNot = 'If you did not ask for this, someone else may know your password: reset it now (Forgot your password? on the sign-in page) and tell Cambio\'s support.';
+  return noticeMail(notice.to, 'Two-factor sign-in was turned off on your Cambio account', [what, next, ifNot]);
+}
+
 /** A notice of a few paragraphs, as plain text and as HTML (escaped: names in it are user input). */
 function noticeMail(to: string, subject: string, paragraphs: string[]): Mail {
   const text = paragraphs.join('\n\n');

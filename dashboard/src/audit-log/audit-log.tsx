@@ -11,6 +11,7 @@ const ACTIONS: Record<AuditEntry['action'], string> = {
   'two_factor.enabled': 'Turned on two-factor sign-in',
   'two_factor.replaced': 'Replaced their authenticator app',
   'two_factor.disabled': 'Turned off two-factor sign-in',
+  'two_factor.reset': "Two-factor sign-in turned off by Cambio's support",
   'two_factor.required': 'Required two-factor sign-in of every member',
   'two_factor.not_required': 'Stopped requiring two-factor sign-in',
   'password.reset': 'Chose a new password by mail',

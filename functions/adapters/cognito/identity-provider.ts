@@ -2,6 +2,7 @@ import {
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
   AdminGetUserCommand,
+  AdminSetUserMFAPreferenceCommand,
   AdminSetUserPasswordCommand,
   AdminUserGlobalSignOutCommand,
   ChangePasswordCommand,
@@ -20,6 +21,7 @@ import { signInRefused, validationFailed, WrongCodeError } from '#functions/shar
 import type { IdentityProvider, SessionTokens, TwoFactorChallenge, TwoFactorProvider } from '#functions/people/identity';
 import type { UnverifiedAccounts } from '#functions/people/email-verification';
 import type { PasswordAccounts } from '#functions/people/password-reset';
+import type { TwoFactorAdministration } from '#functions/people/two-factor-reset';
 import { awsClient } from '../aws-clients.ts';
 import type { SessionVerifier } from './session-verifier.ts';
 
@@ -36,7 +38,7 @@ export interface UserPoolSettings {
  * permanent; the pool's policy applies to both): the pool allows no self sign-up, so nobody can
  * make a user by calling Cognito's public SignUp with the app client's id, and no code is mailed.
  */
-export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvider, PasswordAccounts, UnverifiedAccounts {
+export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvider, PasswordAccounts, UnverifiedAccounts, TwoFactorAdministration {
   private readonly client: CognitoIdentityProviderClient;
 
   constructor(
@@ -45,7 +47,9 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
   ) {
     this.client = awsClient(
       new CognitoIdentityProviderClient(
-        pool.endpoint ? { endpoint: pool.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {},
+        pool.endpoint ? { endpoint: pool.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+          : // The pool's own region (its id's prefix), wherever the caller runs: an operator's default may be another.
+            { region: pool.userPoolId.split('_')[0] },
       ),
     );
   }
@@ -141,15 +145,26 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
   }
 
   async findPerson(email: string): Promise<{ personId: string } | null> {
+    const account = await this.twoFactorOfAccount(email);
+    return account && { personId: account.personId };
+  }
+
+  async twoFactorOfAccount(email: string): Promise<{ personId: string; enabled: boolean } | null> {
     try {
-      const { UserAttributes = [] } = await this.client.send(new AdminGetUserCommand({ UserPoolId: this.pool.userPoolId, Username: email }));
+      const { UserAttributes = [], UserMFASettingList = [] } = await this.client.send(new AdminGetUserCommand({ UserPoolId: this.pool.userPoolId, Username: email }));
       const sub = UserAttributes.find((attribute) => attribute.Name === 'sub')?.Value;
       if (!sub) throw new Error("AdminGetUser answered without the user's sub");
-      return { personId: sub };
+      return { personId: sub, enabled: UserMFASettingList.includes('SOFTWARE_TOKEN_MFA') };
     } catch (error) {
       if ((error as Error).name === 'UserNotFoundException') return null;
       throw error;
     }
+  }
+
+  async turnOffTwoFactorOf(email: string): Promise<void> {
+    await this.client.send(
+      new AdminSetUserMFAPreferenceCommand({ UserPoolId: this.pool.userPoolId, Username: email, SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false } }),
+    );
   }
 
   async setPassword(email: string, password: string): Promise<void> {
