@@ -123,8 +123,8 @@ export class Cambio {
     this.baseUrl = baseUrlOf(options.baseUrl, 'environment' in options);
     this.#apiKey = options.apiKey;
     this.#apiSecret = options.apiSecret;
-    this.#maxRetries = options.maxRetries ?? 2;
-    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#maxRetries = checkedMaxRetries(options.maxRetries ?? 2);
+    this.#timeoutMs = checkedTimeoutMs(options.timeoutMs ?? 30_000);
     this.#initialDelayMs = options.initialDelayMs ?? 500;
     this.#maxDelayMs = options.maxDelayMs ?? 5_000;
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
@@ -227,11 +227,12 @@ export class Cambio {
     // doing the work again (../shared/api-contract.md, Conventions: Idempotency-Key).
     if (method === 'POST') headers['Idempotency-Key'] = options.idempotencyKey === undefined ? randomUUID() : checkedIdempotencyKey(options.idempotencyKey);
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const maxRetries = options.maxRetries ?? this.#maxRetries;
-    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const maxRetries = checkedMaxRetries(options.maxRetries ?? this.#maxRetries);
+    const timeoutMs = checkedTimeoutMs(options.timeoutMs ?? this.#timeoutMs);
 
     // An earlier try may have done the work: its answer was lost (a connection failure or a
-    // timeout) or was a 5xx. A 429 did nothing, so a 404 after only 429s is the call's own answer.
+    // timeout) or was a 5xx. A 429 did nothing, so a 404 after only 429s is the call's own answer;
+    // nor did a try that never connected (refused, its host not found).
     let mayHaveBeenDone = false;
     for (let attempt = 0; ; attempt++) {
       let response: Response;
@@ -250,7 +251,7 @@ export class Cambio {
           { code: timedOut ? 'TIMEOUT' : 'CONNECTION_FAILED', cause },
         );
         if (attempt >= maxRetries) throw error;
-        mayHaveBeenDone = true;
+        mayHaveBeenDone ||= !neverConnected(cause);
         await sleep(this.#backoff(attempt));
         continue;
       }
@@ -285,6 +286,45 @@ export class Cambio {
     const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
     return Number.isFinite(ms) && ms >= 0 && ms <= this.#maxRetryAfterMs ? ms : undefined;
   }
+}
+
+/** What a failure before the connection was made carries as its `code` (on fetch's error's `cause`, as undici puts it,
+ * or on the error itself, as other fetch implementations do): refused, the host not found, undici's connect timeout. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Whether a failed try ended before its connection was made: it never reached the API, so it did nothing, and a
+ * DELETE's 404 on the retry is the record's own answer. Our own timeout (a TimeoutError, no code) covers the whole
+ * try, so it may have reached the API and is not one of these.
+ */
+function neverConnected(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause !== null && typeof cause === 'object' && depth < 8; cause = (cause as { cause?: unknown }).cause, depth++) {
+    const { code, errors } = cause as { code?: unknown; errors?: unknown };
+    if (typeof code === 'string' && NEVER_CONNECTED.has(code)) return true;
+    // Node tries each address of a host in turn and, when all fail, throws their AggregateError.
+    if (Array.isArray(errors) && errors.length > 0 && errors.every((each) => neverConnected(each))) return true;
+  }
+  return false;
+}
+
+/** Refused before any request, as the Java and .NET clients do: NaN would retry for ever (`attempt >= NaN` is never
+ * true), and a fraction or a negative count means nothing. */
+function checkedMaxRetries(value: unknown): number {
+  if (!Number.isSafeInteger(value) || (value as number) < 0) throw new TypeError(`maxRetries must be a whole number, 0 or more, got ${shown(value)}`);
+  return value as number;
+}
+
+/** Refused before any request: AbortSignal.timeout takes only a whole number of ms up to 2^32 - 1, and would throw a
+ * RangeError inside the try, reported as "Could not reach Cambio" after every retry. */
+function checkedTimeoutMs(value: unknown): number {
+  if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > 4_294_967_295) {
+    throw new TypeError(`timeoutMs must be a whole number of milliseconds from 1 to 4294967295, got ${shown(value)}`);
+  }
+  return value as number;
+}
+
+function shown(value: unknown): string {
+  return typeof value === 'number' ? String(value) : typeof value === 'string' ? JSON.stringify(value) : typeof value;
 }
 
 /** Network errors, 429, 5xx, and 409 IDEMPOTENCY_KEY_IN_USE (the first try is still running). */

@@ -20,7 +20,8 @@ type Script = (req: IncomingMessage, res: ServerResponse, attempt: number) => vo
 let server: Server | undefined;
 let seen: Seen[] = [];
 
-async function flaky(script: Script): Promise<string> {
+/** `port`: 0 for a free one, or one given (e.g. where a client was refused a moment before). */
+async function flaky(script: Script, port = 0): Promise<string> {
   seen = [];
   server = createServer((req, res) => {
     req.resume();
@@ -29,8 +30,17 @@ async function flaky(script: Script): Promise<string> {
       script(req, res, seen.length);
     });
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
 
 afterEach(async () => {
@@ -153,6 +163,40 @@ describe('retries against a flaky server', () => {
   });
 });
 
+describe('maxRetries and timeoutMs are refused unless they are whole numbers in range', () => {
+  const credentials = { apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: 'http://127.0.0.1:3000/v1' };
+  const badRetries = [NaN, -1, 1.5, Infinity, 2 ** 53, '2'];
+  // Seconds turned into ms (0.1 * 3 * 1000 is 300.00000000000006): AbortSignal.timeout would throw a RangeError
+  // inside the try, reported as "Could not reach Cambio" after every retry.
+  const badTimeouts = [0.1 * 3 * 1000, 1100.5, 0, -5, 4_294_967_296, NaN, Infinity, '1000'];
+
+  it('by the constructor, with a TypeError naming the option', () => {
+    for (const maxRetries of badRetries) {
+      expect(() => new Cambio({ ...credentials, maxRetries: maxRetries as number }), `maxRetries ${String(maxRetries)}`).toThrow(TypeError);
+      expect(() => new Cambio({ ...credentials, maxRetries: maxRetries as number })).toThrow(/maxRetries must be a whole number, 0 or more/);
+    }
+    for (const timeoutMs of badTimeouts) {
+      expect(() => new Cambio({ ...credentials, timeoutMs: timeoutMs as number }), `timeoutMs ${String(timeoutMs)}`).toThrow(TypeError);
+      expect(() => new Cambio({ ...credentials, timeoutMs: timeoutMs as number })).toThrow(/timeoutMs must be a whole number of milliseconds from 1 to 4294967295/);
+    }
+    expect(() => new Cambio({ ...credentials, maxRetries: 0, timeoutMs: 1 })).not.toThrow();
+    expect(() => new Cambio({ ...credentials, maxRetries: 10, timeoutMs: 4_294_967_295 })).not.toThrow();
+  });
+
+  it('per call, before any request is sent', async () => {
+    // A refusal, never retried: without the check, NaN would retry a 5xx for ever.
+    const url = await flaky((_req, res) => answer(res, 400, failure('VALIDATION_ERROR')));
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: url, ...fast });
+    for (const maxRetries of badRetries) {
+      await expect(cambio.company.get({ maxRetries: maxRetries as number }), `maxRetries ${String(maxRetries)}`).rejects.toThrow(TypeError);
+    }
+    for (const timeoutMs of badTimeouts) {
+      await expect(cambio.webhooks.delete('whk_1', { timeoutMs: timeoutMs as number }), `timeoutMs ${String(timeoutMs)}`).rejects.toThrow(TypeError);
+    }
+    expect(seen).toEqual([]);
+  });
+});
+
 describe('an answer without the API\'s envelope (a CDN, WAF or proxy answering instead of Cambio)', () => {
   function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}) {
     res.writeHead(status, { 'Content-Type': 'text/plain', 'X-Request-Id': `req-${seen.length}`, ...headers });
@@ -234,6 +278,28 @@ describe('a retried DELETE whose first answer was lost', () => {
     await expect(cambio.webhooks.get(hook)).rejects.toBeInstanceOf(NotFoundError);
     await expect(cambio.webhooks.delete(hook)).rejects.toMatchObject({ name: 'NotFoundError', code: 'NOT_FOUND', status: 404 });
     expect(seen.map((s) => s.method)).toEqual(['GET', 'GET', 'DELETE']);
+  });
+
+  it('is still NotFoundError when the first try never reached the server: its connection was refused', async () => {
+    // Nothing listens on the port for the first try; once it is refused, the API opens there, well within the
+    // backoff, and answers the retry 404. A deleted: true here would report a mistyped id as deleted.
+    const port = await closedPort();
+    let opened: Promise<string> | undefined;
+    const opensOnRefusal: typeof fetch = async (input, init) => {
+      try {
+        return await fetch(input, init);
+      } catch (error) {
+        await (opened ??= flaky((_req, res) => answer(res, 404, failure('NOT_FOUND', 'Webhook not found')), port));
+        throw error;
+      }
+    };
+    const cambio = new Cambio({ apiKey: 'ck_test_k', apiSecret: 'cs_test_s', baseUrl: `http://127.0.0.1:${port}`, fetch: opensOnRefusal, ...fast });
+
+    const error = await cambio.webhooks.delete(hook).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404, requestId: 'req-1' });
+    expect(seen.map((s) => s.method)).toEqual(['DELETE']);
   });
 
   it('is still NotFoundError when the 404 follows only a 429: a 429 did nothing', async () => {

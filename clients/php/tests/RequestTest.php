@@ -104,7 +104,7 @@ final class RequestTest extends ScriptedTestCase
         self::assertSame('POST', $request['method']);
         self::assertSame('/v1/deposits', $request['uri']);
         self::assertSame('application/json', $request['headers']['content-type']);
-        self::assertSame('{"method":"usdt","network":"tron","reference":"order-1","amount":"25.50","split":{"address":"TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui","percent":12.5}}', $request['body']);
+        self::assertSame('{"method":"usdt","network":"tron","reference":"order-1","amount":"25.5","split":{"address":"TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui","percent":12.5}}', $request['body']);
     }
 
     private const LONG_PERCENT = '0.1000000000000000055511151231257827';
@@ -167,6 +167,41 @@ final class RequestTest extends ScriptedTestCase
         [$quoteRequest, $depositRequest] = $this->requests();
         self::assertSame('{"sourceCurrency":"USDT","settlementCurrency":"BRL","sourceAmount":"10.123456"}', $quoteRequest['body']);
         self::assertSame('{"method":"usdt","network":"tron","reference":"r","amount":"25"}', $depositRequest['body']);
+    }
+
+    /** @return iterable<string, array{0: string|\Stringable, 1: string}> */
+    public static function amountsWithTrailingZeros(): iterable
+    {
+        $decimal = fn (string $digits) => new class ($digits) implements \Stringable { // as Brick\Math\BigDecimal::of('12.5')->toScale(8)
+            public function __construct(private readonly string $digits)
+            {
+            }
+
+            public function __toString(): string
+            {
+                return $this->digits;
+            }
+        };
+        yield 'a BigDecimal of scale 8' => [$decimal('12.50000000'), '12.5'];
+        yield "bcmul('25.000000', '0.5', 8)" => ['12.50000000', '12.5'];
+        yield 'only zeros after the point' => ['10.000', '10'];
+        yield 'a whole number' => ['100', '100'];
+        yield 'no trailing zero' => ['0.000001', '0.000001'];
+        yield 'more places than the API takes: sent whole, never rounded' => ['1.00000010', '1.0000001'];
+        yield 'not a plain decimal: sent as it is, for the API to refuse' => ['1.50e3', '1.50e3'];
+    }
+
+    /**
+     * The API counts trailing zeros against its 6 decimal places: 12.50000000 would be a 400 for 12.5.
+     *
+     * @dataProvider amountsWithTrailingZeros
+     */
+    public function testAnAmountIsSentWithoutTheTrailingZerosOfItsFraction(string|\Stringable $amount, string $sent): void
+    {
+        $this->script([ScriptedServer::ok(self::deposit(), 201)]);
+        $this->client()->deposits->create(['method' => 'usdt', 'network' => 'tron', 'reference' => 'r', 'amount' => $amount, 'split' => ['address' => 'T', 'amount' => $amount]]);
+        $body = json_decode($this->requests()[0]['body'], true);
+        self::assertSame([$sent, $sent], [$body['amount'], $body['split']['amount']]);
     }
 
     public function testWithdrawalsAndConversions(): void

@@ -260,6 +260,28 @@ final class RetryTest extends ScriptedTestCase
         self::thrown(NotFoundException::class, fn () => $this->client()->webhooks->get(self::WEBHOOK_ID));
     }
 
+    /**
+     * The port refuses the first try; the API starts listening on it during the backoff and knows no
+     * such webhook. The delete never happened: a refused connection sent nothing, so the 404 is NotFound.
+     */
+    public function testADeleteRetriedAfterARefusedConnectionAndAnswered404IsNotFound(): void
+    {
+        $socket = stream_socket_server('tcp://127.0.0.1:0');
+        $port = (int) substr((string) strrchr(stream_socket_get_name($socket, false), ':'), 1);
+        fclose($socket); // nothing listens there until the API below starts
+        $api = new ScriptedServer(port: $port, startAfter: 0.3);
+        try {
+            $api->script(array_fill(0, 5, ScriptedServer::error(404, 'NOT_FOUND', 'Webhook not found')));
+            // Backoffs of 0.5–1 s: the API is up by the first retry (a slow start is covered by the next ones).
+            $cambio = new CambioClient(apiKey: 'k', apiSecret: 's', baseUrl: "http://127.0.0.1:$port/v1", maxRetries: 4, initialRetryDelay: 1.0, maxRetryDelay: 1.0);
+            $e = self::thrown(NotFoundException::class, fn () => $cambio->webhooks->delete('whk_typo'), 'the delete was reported done');
+            self::assertSame(['NOT_FOUND', 404], [$e->getCambioCode(), $e->getHttpStatus()]);
+            self::assertSame([['DELETE', '/v1/webhooks/whk_typo']], array_map(fn (array $r) => [$r['method'], $r['uri']], $api->requests()), 'a retry alone reached it');
+        } finally {
+            $api->stop();
+        }
+    }
+
     public function testConnectionRefusedIsRetriedThenAConnectionException(): void
     {
         $socket = stream_socket_server('tcp://127.0.0.1:0');

@@ -265,8 +265,9 @@ class Cambio:
         retries = self.max_retries if max_retries is None else _check_retries(max_retries)
         target = self._path + path
         attempt = 0
-        # An earlier try may have done the work: its answer was lost (a connection failure or a
-        # timeout) or was a 5xx. A 429 did nothing, so a 404 after only 429s is a real 404.
+        # An earlier try may have done the work: its answer was lost (the connection dropped or timed
+        # out once made) or was a 5xx. A 429 did nothing, and neither did a try that never connected
+        # (refused, DNS, connect timeout), so a 404 after only those is a real 404.
         may_have_been_done = False
         while True:
             try:
@@ -278,7 +279,7 @@ class Cambio:
                 )
                 if attempt >= retries or not failure.retryable:
                     raise error from failure.cause
-                may_have_been_done = True
+                may_have_been_done = may_have_been_done or failure.connected
                 time.sleep(self._backoff(attempt))
                 attempt += 1
                 continue
@@ -316,10 +317,12 @@ class Cambio:
             conn: http.client.HTTPConnection = http.client.HTTPSConnection(self._host, self._port, timeout=self.timeout, context=self._ssl)
         else:
             conn = http.client.HTTPConnection(self._host, self._port, timeout=self.timeout)
+        connected = False
         try:
             # Connect first: a refused connection, a DNS or a TLS failure is then raised before the
             # request's head, the secret in it, is put together.
             conn.connect()
+            connected = True
             conn.putrequest(method, target)  # with Host and Accept-Encoding: identity, as conn.request
             conn.putheader("X-Api-Key", self._credentials.api_key)
             conn.putheader("X-Api-Secret", self._credentials.api_secret)
@@ -353,9 +356,9 @@ class Cambio:
         except ssl.SSLCertVerificationError as cause:
             raise _NoAnswer("CONNECTION_FAILED", cause, retryable=False) from cause
         except (socket.timeout, TimeoutError) as cause:
-            raise _NoAnswer("TIMEOUT", cause) from cause
+            raise _NoAnswer("TIMEOUT", cause, connected=connected) from cause
         except (OSError, http.client.HTTPException) as cause:
-            raise _NoAnswer("CONNECTION_FAILED", cause) from cause
+            raise _NoAnswer("CONNECTION_FAILED", cause, connected=connected) from cause
         finally:
             conn.close()
 
@@ -384,11 +387,14 @@ class Cambio:
 
 
 class _NoAnswer(Exception):
-    def __init__(self, code: str, cause: BaseException, *, retryable: bool = True) -> None:
+    def __init__(self, code: str, cause: BaseException, *, retryable: bool = True, connected: bool = False) -> None:
         super().__init__(code)
         self.code = code
         self.cause = cause
         self.retryable = retryable
+        #: Whether the connection (TLS included) was made, so the request may have reached the API
+        #: and done its work. False for a refused connection, a DNS failure or a connect timeout.
+        self.connected = connected
         self.reason = str(cause) or type(cause).__name__
 
     def describe(self, timeout: float) -> str:
@@ -521,7 +527,11 @@ def _money(name: str, value: Any) -> str:
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise ValueError(f"{name} must be a finite amount, got {value!r}")
-        return format(value, "f")
+        # Decimal arithmetic keeps trailing zeros (25.000000 × 0.5 = 12.5000000) and the API counts
+        # them against its 6 decimal places: only the zeros go, the value is never rounded (as
+        # normalize() would, at the context's precision).
+        text = format(value, "f")
+        return text.rstrip("0").rstrip(".") if "." in text else text
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
     raise TypeError(

@@ -96,7 +96,7 @@ TLS_KEY = Path(__file__).resolve().parent / "tls" / "key.pem"
 
 
 class ScriptedServer:
-    def __init__(self, script: Script, tls: bool = False) -> None:
+    def __init__(self, script: Script, tls: bool = False, port: int = 0) -> None:
         self.script = script
         self.seen: List[Seen] = []
         self.closing = threading.Event()
@@ -157,7 +157,7 @@ class ScriptedServer:
 
             do_GET = do_POST = do_PUT = do_DELETE = _any
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.httpd.daemon_threads = True
         if tls:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -181,11 +181,11 @@ class ScriptedServer:
 @pytest.fixture
 def scripted():
     """``scripted(script)`` starts a server answering with ``script(seen, attempt)`` (over TLS with
-    ``tls=True``); closed after the test."""
+    ``tls=True``, on a given ``port=`` rather than a free one); closed after the test."""
     servers: List[ScriptedServer] = []
 
-    def start(script: Script, tls: bool = False) -> ScriptedServer:
-        server = ScriptedServer(script, tls)
+    def start(script: Script, tls: bool = False, port: int = 0) -> ScriptedServer:
+        server = ScriptedServer(script, tls, port)
         servers.append(server)
         return server
 

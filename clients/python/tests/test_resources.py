@@ -22,7 +22,7 @@ def test_deposits_create_sends_the_api_names_and_reads_snake_case_attributes(scr
 
     seen = server.seen[0]
     assert (seen.method, seen.path, seen.headers["content-type"]) == ("POST", "/v1/deposits", "application/json")
-    assert seen.body == b'{"method":"usdt","reference":"order-1","network":"tron","amount":"25.50","split":{"address":"TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK","percent":4.5}}'
+    assert seen.body == b'{"method":"usdt","reference":"order-1","network":"tron","amount":"25.5","split":{"address":"TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK","percent":4.5}}'
     assert isinstance(d, cambio.Deposit)
     assert (d.id, d.address, d.status, d.hold_reason, d.received_amount, d.credited_amount, d.amount_status) == (DEPOSIT["id"], DEPOSIT["address"], "completed", None, "25.000000", "24.000000", "exact")
     assert d.transactions[0].tx_hash == "ab12" and d.transactions[0].block_number == 7
@@ -113,9 +113,29 @@ def test_money_is_never_a_float(scripted):
         client.conversions.quote(source_currency="USDT", settlement_currency="BRL", source_amount=Decimal("NaN"))
     assert server.seen == []
     q = client.conversions.quote(source_currency="USDT", settlement_currency="BRL", source_amount=Decimal("10.500000"))
-    assert server.seen[0].json() == {"sourceCurrency": "USDT", "settlementCurrency": "BRL", "sourceAmount": "10.500000"}
+    assert server.seen[0].json() == {"sourceCurrency": "USDT", "settlementCurrency": "BRL", "sourceAmount": "10.5"}
     assert (q.source_amount, q.settlement_amount, q.rate) == ("10.500000", "56.70", "5.40000000")
     assert isinstance(q.settlement_amount, str)
+
+
+@pytest.mark.parametrize(
+    "amount, sent",
+    [
+        (Decimal("25.000000") * Decimal("0.5"), "12.5"),  # Decimal("12.5000000"): 7 places, which the API refuses
+        (Decimal("12.500000"), "12.5"),
+        (Decimal("10.000"), "10"),
+        (Decimal("100"), "100"),
+        (Decimal("1E+2"), "100"),
+        (Decimal("0.000001"), "0.000001"),
+        # Only zeros go: a value with more places than the API takes is sent whole, for it to refuse, never rounded.
+        (Decimal("1.00000010"), "1.0000001"),
+        (Decimal("0.1000000000000000055511151231257827"), "0.1000000000000000055511151231257827"),
+    ],
+)
+def test_a_decimal_amount_is_sent_without_the_trailing_zeros_of_its_fraction(scripted, amount, sent):
+    server = serve(scripted, WITHDRAWAL, 201)
+    server.client().withdrawals.create(method="usdt", network="tron", address=WITHDRAWAL["address"], amount=amount, reference="payout-2")
+    assert server.seen[0].json()["amount"] == sent
 
 
 def test_conversions_quote_create_get(scripted):

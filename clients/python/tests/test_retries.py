@@ -206,6 +206,28 @@ def test_a_404_after_a_429_to_a_delete_is_not_found_as_a_429_did_nothing(scripte
     assert len(lost_first.seen) == 3
 
 
+def test_a_404_to_a_delete_retried_after_a_refused_connection_is_not_found_as_the_first_try_sent_nothing(scripted, monkeypatch):
+    # The port refuses the first try; the API starts listening on it during the backoff and knows
+    # no such webhook: the delete never happened, so it is not reported done.
+    port = free_port()
+    real_sleep = time.sleep
+    started: list = []
+
+    def backoff(seconds: float) -> None:
+        if not started:
+            started.append(scripted(lambda seen, n: failure(404, "NOT_FOUND", "Webhook not found"), port=port))
+        real_sleep(seconds)
+
+    monkeypatch.setattr(time, "sleep", backoff)
+    client = cambio.Cambio(api_key=KEY, api_secret=SECRET, base_url=f"http://127.0.0.1:{port}", initial_retry_delay=0.05, max_retry_delay=0.05)
+
+    with pytest.raises(cambio.NotFoundError) as caught:
+        client.webhooks.delete("whk_typo")
+
+    assert (caught.value.code, caught.value.status) == ("NOT_FOUND", 404)
+    assert [(s.method, s.path) for s in started[0].seen] == [("DELETE", "/v1/webhooks/whk_typo")]  # the retry alone reached it
+
+
 def test_connection_refused_is_a_connection_error_after_the_retries():
     port = free_port()
     client = cambio.Cambio(api_key=KEY, api_secret=SECRET, base_url=f"http://127.0.0.1:{port}", max_retries=2, initial_retry_delay=0.05, max_retry_delay=0.05)
@@ -233,6 +255,16 @@ def test_a_try_that_never_answers_times_out_and_is_retried(scripted):
     assert caught.value.code == "TIMEOUT"
     assert len(server.seen) == 2
     assert 0.55 <= time.monotonic() - started < 3
+
+
+def test_a_404_to_a_delete_retried_after_a_try_that_timed_out_once_connected_is_the_webhook_deleted(scripted):
+    # Connected and sent, then no answer in time: that try may have deleted it.
+    server = scripted(lambda seen, n: HANG if n == 1 else failure(404, "NOT_FOUND", "Webhook not found"))
+
+    deleted = server.client(timeout=0.3).webhooks.delete(HOOK_ID)
+
+    assert (deleted.id, deleted.deleted) == (HOOK_ID, True)
+    assert len(server.seen) == 2
 
 
 def test_get_put_and_delete_carry_no_idempotency_key_and_every_request_has_the_user_agent(scripted):

@@ -133,6 +133,16 @@ class RequestsTest < Minitest::Test
     assert_equal ["solana", SOLANA_WALLET, 32], [deposit.network, deposit.address, deposit.required_confirmations]
   end
 
+  def test_a_big_decimal_amount_is_sent_without_the_trailing_zeros_of_its_fraction
+    echo
+    # 25.000000 x 0.5: 12.5 with 7 decimal places as a Python Decimal would keep them, which the API refuses.
+    client.withdrawals.create(**WITHDRAWAL_PARAMS, amount: BigDecimal("25.000000") * BigDecimal("0.5"))
+    client.withdrawals.create(**WITHDRAWAL_PARAMS, amount: BigDecimal("10.000"))
+    client.withdrawals.create(**WITHDRAWAL_PARAMS, amount: BigDecimal("1.00000010"))
+
+    assert_equal %w[12.5 10 1.0000001], @server.requests.map { |r| body_of(r)["amount"] }
+  end
+
   def test_money_as_big_decimal_becomes_a_decimal_string_and_a_float_is_refused
     echo
     client.withdrawals.create(**WITHDRAWAL_PARAMS, amount: BigDecimal("10.5"))

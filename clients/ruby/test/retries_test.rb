@@ -225,6 +225,38 @@ class RetriesTest < Minitest::Test
     assert_equal %w[DELETE DELETE], @server.requests.map(&:method)
   end
 
+  def test_a_404_to_a_delete_retried_after_a_refused_connection_is_not_found_as_the_first_try_sent_nothing
+    # The port refuses the first try; the API starts listening on it during the backoff and knows no
+    # such webhook: the delete never happened, so it is not reported done.
+    port = ScriptedServer.closed_port
+    not_found = failure(404, "NOT_FOUND", "Webhook not found")
+    api = nil
+    # A client is frozen: a subclass's pause starts the API at the first backoff.
+    starts_the_api_in_its_backoff = Class.new(Cambio::Client) do
+      define_method(:pause) do |seconds|
+        api ||= ScriptedServer.new(port: port) { |_req, _n| not_found }
+        super(seconds)
+      end
+    end
+    cambio = starts_the_api_in_its_backoff.new(api_key: "ck_test_k", api_secret: "cs_test_s", base_url: "http://127.0.0.1:#{port}", **FAST)
+
+    error = assert_raises(Cambio::NotFoundError) { cambio.webhooks.delete("whk_typo") }
+    @server = api # stopped by teardown
+
+    assert_equal ["NOT_FOUND", 404], [error.code, error.status]
+    assert_equal [%w[DELETE /v1/webhooks/whk_typo]], @server.requests.map { |r| [r.method, r.path] } # the retry alone reached it
+  end
+
+  def test_a_404_to_a_delete_retried_after_a_try_that_timed_out_once_connected_is_the_webhook_deleted
+    # Connected and sent, then no answer in time: that try may have deleted it.
+    serve { |_req, n| n == 1 ? ScriptedServer.hang(1) : failure(404, "NOT_FOUND", "Webhook not found") }
+
+    deleted = client(timeout: 0.2).webhooks.delete(HOOK_ID)
+
+    assert_equal [HOOK_ID, true], [deleted.id, deleted.deleted]
+    assert_equal 2, @server.requests.size
+  end
+
   def test_a_timeout_then_an_answer_succeeds
     serve { |_req, n| n == 1 ? ScriptedServer.hang(1) : ok(WITHDRAWAL, status: 201) }
 

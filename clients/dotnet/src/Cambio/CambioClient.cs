@@ -5,6 +5,7 @@ using System.IO;
 using System.Net;
 using System.Net.Http;
 using System.Net.Http.Headers;
+using System.Net.Sockets;
 using System.Reflection;
 using System.Text;
 using System.Text.Json;
@@ -167,7 +168,8 @@ public sealed class CambioClient : IDisposable
 
     /// <summary>A DELETE that answers <paramref name="goneIsDone"/>() (what a successful delete answers) when a retry
     /// gets 404 after a try that may have reached the API (a timeout, a lost connection, a 5xx): that try deleted it and
-    /// its answer was lost. A 404 to the first try stays a <see cref="NotFoundException"/>.</summary>
+    /// its answer was lost. A 404 to the first try stays a <see cref="NotFoundException"/>, and so does one after tries
+    /// that never connected (refused, host not found) or were answered 429.</summary>
     internal async Task<T> DeleteAsync<T>(string path, Func<T> goneIsDone, RequestOptions? options, CancellationToken cancellationToken)
     {
         var answer = await SendAsync(HttpMethod.Delete, path, null, options, cancellationToken, goneIsDone: true).ConfigureAwait(false);
@@ -275,7 +277,7 @@ public sealed class CambioClient : IDisposable
             {
                 var failure = NoAnswer(method, url, error);
                 if (attempt >= maxRetries) throw failure;
-                mayHaveBeenDone = true;
+                mayHaveBeenDone |= !NeverConnected(error);
                 await Task.Delay(Backoff(attempt), cancellationToken).ConfigureAwait(false);
                 continue;
             }
@@ -320,6 +322,21 @@ public sealed class CambioClient : IDisposable
             response.Dispose();
             throw;
         }
+    }
+
+    /// <summary>Whether a failed try ended before its connection was made (refused, its host not found): it never
+    /// reached the API, so it did nothing, and a DELETE's 404 on the retry is the record's own answer. A timeout may
+    /// have reached the API (it covers the whole try, connecting included), so it is not one of these.</summary>
+    private static bool NeverConnected(Exception error)
+    {
+        for (var cause = error.InnerException; cause is not null; cause = cause.InnerException)
+        {
+            if (cause is SocketException { SocketErrorCode: SocketError.ConnectionRefused or SocketError.HostNotFound or SocketError.TryAgain or SocketError.NoData })
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private ConnectionException NoAnswer(HttpMethod method, string url, Exception error)

@@ -21,8 +21,15 @@ public sealed class DecimalString : IEquatable<DecimalString>
         Value = value;
     }
 
-    /// <summary>Formats a decimal with the invariant culture (<c>25.50m</c> → <c>"25.50"</c>).</summary>
-    public DecimalString(decimal value) => Value = value.ToString(CultureInfo.InvariantCulture);
+    /// <summary>Formats a decimal with the invariant culture, without the fraction's trailing zeros
+    /// (<c>25.50m</c> → <c>"25.5"</c>, <c>25.00000000m</c> → <c>"25"</c>).</summary>
+    public DecimalString(decimal value) => Value = WithoutTrailingZeros(value.ToString(CultureInfo.InvariantCulture));
+
+    /// <summary>A decimal keeps its scale (a NUMERIC(20,8) column reads 25 back as <c>25.00000000m</c>), and the API
+    /// refuses more than 6 decimals, zeros included. Only zeros go: a real 7th decimal is sent as it is, for the API
+    /// to refuse, never rounded away here.</summary>
+    private static string WithoutTrailingZeros(string invariant) =>
+        invariant.IndexOf('.') < 0 ? invariant : invariant.TrimEnd('0').TrimEnd('.');
 
     /// <summary>The decimal string sent to the API.</summary>
     public string Value { get; }

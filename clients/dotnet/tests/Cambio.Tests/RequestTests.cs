@@ -71,7 +71,7 @@ public class RequestTests
         var seen = server.Requests;
         Assert.Equal(("POST", "/v1/deposits"), (seen[0].Method, seen[0].Target));
         Assert.StartsWith("application/json", seen[0].Header("Content-Type"));
-        Assert.Equal("""{"method":"usdt","reference":"order-1","network":"tron","amount":"25.50"}""", seen[0].Text);
+        Assert.Equal("""{"method":"usdt","reference":"order-1","network":"tron","amount":"25.5"}""", seen[0].Text);
         Assert.Equal("""{"method":"usdt","reference":"order-2","network":"tron","amount":"25","split":{"address":"TJRabPrwbZy45sbavfcjinPJC18kjpRTv8","percent":12.5}}""", seen[1].Text);
     }
 
@@ -91,6 +91,25 @@ public class RequestTests
         var seen = server.Requests;
         Assert.Equal("""{"method":"usdt","network":"tron","address":"TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui","amount":"5","reference":"payout-1"}""", seen[0].Text);
         Assert.Equal("""{"method":"usdt","network":"ethereum","address":"0x52908400098527886E0F7030069857D2E4169EE7","amount":"5","reference":"payout-2"}""", seen[1].Text);
+    }
+
+    [Fact]
+    public async Task A_decimal_amount_is_sent_without_the_trailing_zeros_of_its_scale()
+    {
+        // A NUMERIC(20,8) column reads 25 back as 25.00000000m; the API refuses more than 6 decimals, zeros included.
+        await using var server = new ScriptedServer(Reply.Json(201, new { success = true, data = Fixtures.Withdrawal }));
+        using var cambio = Fixtures.Client(server.Url);
+
+        foreach (var amount in new[] { 25.00000000m, 12.50000000m })
+        {
+            await cambio.Withdrawals.CreateAsync(new WithdrawalCreateOptions { Network = "tron", Address = "TBTfwFxzjRQEtmwtUrKLSspKuuEZfytkui", Amount = amount, Reference = "payout-1" });
+        }
+
+        Assert.Equal(new[] { "25", "12.5" }, server.Requests.Select(r => JsonDocument.Parse(r.Body).RootElement.GetProperty("amount").GetString()));
+        // Only zeros go: a real 7th decimal is sent as it is (the API refuses it), and a whole number keeps its own zeros.
+        Assert.Equal(
+            new[] { "100", "0.0000001", "25.1234567", "0", "10" },
+            new[] { 100m, 0.00000010m, 25.12345670m, 0.00000000m, 10.000m }.Select(d => new DecimalString(d).Value));
     }
 
     [Theory]

@@ -318,6 +318,55 @@ public class RetryTests
         Assert.Equal(new[] { "DELETE", "DELETE" }, server.Requests.Select(s => s.Method));
     }
 
+    /// <summary>A DELETE whose first try never reached the API (the connection refused, as by a port closed for a moment,
+    /// or its host not found) deleted nothing: a 404 to its retry is the webhook's own answer, never "deleted".</summary>
+    [Fact]
+    public async Task A_DELETE_whose_first_try_was_refused_before_connecting_then_answered_404_is_NotFound()
+    {
+        var port = ScriptedServer.ClosedPort();
+        ScriptedServer? server = null;
+        // Nothing listens on the port for the first try; once it is refused, the API opens there, well within the
+        // backoff, and answers the retry 404.
+        using var http = new HttpClient(new OpensOnFailure(() => server ??= new ScriptedServer(port, (_, _) => Reply.Failure(404, "NOT_FOUND", "Webhook not found")))
+        {
+            InnerHandler = new SocketsHttpHandler { AllowAutoRedirect = false },
+        });
+        try
+        {
+            using var cambio = new CambioClient(new CambioClientOptions
+            {
+                ApiKey = "ck_test_key", ApiSecret = "cs_test_SECRET_value", BaseUrl = $"http://127.0.0.1:{port}", HttpClient = http,
+                InitialRetryDelay = TimeSpan.FromMilliseconds(5), MaxRetryDelay = TimeSpan.FromMilliseconds(20),
+            });
+
+            var error = await Assert.ThrowsAsync<NotFoundException>(() => cambio.Webhooks.DeleteAsync(WebhookId));
+
+            Assert.Equal(("NOT_FOUND", 404), (error.Code, error.StatusCode));
+            Assert.Equal(new[] { "DELETE" }, server!.Requests.Select(s => s.Method));
+        }
+        finally
+        {
+            if (server is not null) await server.DisposeAsync();
+        }
+    }
+
+    /// <summary>Runs an action when a try fails, before the client sees the failure.</summary>
+    private sealed class OpensOnFailure(Action onFailure) : DelegatingHandler
+    {
+        protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
+        {
+            try
+            {
+                return await base.SendAsync(request, cancellationToken);
+            }
+            catch (HttpRequestException)
+            {
+                onFailure();
+                throw;
+            }
+        }
+    }
+
     [Fact]
     public async Task A_DELETE_answered_404_to_its_first_try_is_NotFound()
     {

@@ -9,8 +9,9 @@ use Cambio\Exception\InvalidArgumentException;
 /**
  * Params arrays to JSON. Money is a decimal string: a float in a money field is refused (a float
  * cannot hold 0.1 exactly), an int is sent as its decimal string, and any \Stringable (e.g. a
- * Brick\Math\BigDecimal) as its string. A number field (a split's percent) takes an int, a float
- * or a decimal string (or \Stringable), the last sent as a JSON number of exactly its digits.
+ * Brick\Math\BigDecimal) as its string; a decimal string goes without the trailing zeros of its
+ * fraction. A number field (a split's percent) takes an int, a float or a decimal string (or
+ * \Stringable), the last sent as a JSON number of exactly its digits.
  *
  * @internal
  */
@@ -92,9 +93,22 @@ final class Params
         if (is_int($value)) {
             $params[$key] = (string) $value;
         } elseif ($value instanceof \Stringable) {
-            $params[$key] = (string) $value;
+            $params[$key] = self::withoutTrailingZeros((string) $value);
+        } elseif (is_string($value)) {
+            $params[$key] = self::withoutTrailingZeros($value);
         }
         return $params;
+    }
+
+    /**
+     * A decimal string without the trailing zeros of its fraction ('12.50000000' → '12.5', '10.00'
+     * → '10'): the API counts them against its decimal places, and a BigDecimal of scale 8 or
+     * bcmul(…, 8) has them. Only zeros go, never a digit (no rounding); anything that is not a
+     * plain decimal string is sent as it is, for the API to refuse.
+     */
+    private static function withoutTrailingZeros(string $amount): string
+    {
+        return preg_match('/^-?\d+\.\d+$/D', $amount) ? rtrim(rtrim($amount, '0'), '.') : $amount;
     }
 
     /** @param array<string, mixed> $body */

@@ -44,8 +44,9 @@ final class Requestor
      * @param array<string, mixed>|null $body
      * @param array<string, mixed> $opts
      * @param array<string, mixed>|null $goneIsDone for a DELETE: the data to answer when a retry gets
-     *        404 NotFound after a try that may have reached the API (a timeout, a lost connection, a
-     *        5xx): that try deleted it and its answer was lost. A 404 to the first try stays NotFound.
+     *        404 NotFound after a try that may have reached the API (a timeout or a lost connection once
+     *        connected, a 5xx): that try deleted it and its answer was lost. A 404 to the first try, or
+     *        after only 429s and tries that never connected (refused, DNS, connect timeout), stays NotFound.
      */
     public function request(string $method, string $path, ?array $query = null, ?array $body = null, array $opts = [], ?array $goneIsDone = null): Answer
     {
@@ -79,6 +80,7 @@ final class Requestor
             if ($response instanceof ConnectionException) {
                 $error = $response;
                 $retryAfter = null;
+                $thisTryMayHaveDoneIt = $this->lastTrySentItsRequest();
             } else {
                 [$status, $responseHeaders, $text] = $response;
                 $requestId = $responseHeaders['x-request-id'] ?? null;
@@ -92,11 +94,12 @@ final class Requestor
                     return new Answer($goneIsDone, null, $requestId, $status, false);
                 }
                 $retryAfter = $this->retryAfter($responseHeaders['retry-after'] ?? null);
+                $thisTryMayHaveDoneIt = $error instanceof ApiServerException; // a 429 did nothing
             }
             if ($attempt >= $maxRetries || !self::retryable($error)) {
                 throw $error;
             }
-            $mayHaveBeenDone = $mayHaveBeenDone || $error instanceof ConnectionException || $error instanceof ApiServerException;
+            $mayHaveBeenDone = $mayHaveBeenDone || $thisTryMayHaveDoneIt;
             $delay = $retryAfter ?? $this->backoff($attempt);
             if ($delay > 0) {
                 usleep((int) round($delay * 1_000_000));
@@ -229,6 +232,17 @@ final class Requestor
                 : new ConnectionException("Could not reach Cambio ($where): $message", 'CONNECTION_FAILED');
         }
         return [(int) curl_getinfo($this->curl, CURLINFO_RESPONSE_CODE), $responseHeaders, (string) $text];
+    }
+
+    /**
+     * Whether the last try got as far as writing its request, so that the API may have done the
+     * work: a refused connection, a name that did not resolve, a connect or TLS handshake that
+     * failed or timed out sent nothing. libcurl sets the pre-transfer time once the connection
+     * (TLS included) is up, just before the request goes out, and leaves it 0 when it never was.
+     */
+    private function lastTrySentItsRequest(): bool
+    {
+        return $this->curl !== null && curl_getinfo($this->curl, CURLINFO_PRETRANSFER_TIME_T) > 0;
     }
 
     private static function decode(string $text): mixed

@@ -6,7 +6,9 @@ namespace Cambio\Tests\Support;
 
 /**
  * `php -S 127.0.0.1:0 <router>` in a child process: the OS picks a free port, read back from the
- * server's "started" line. Stopped (by its own pid) when the test is done.
+ * server's "started" line. Stopped (by its own pid) when the test is done. With a $port and
+ * $startAfter seconds, it starts listening on that port only then, and the constructor returns at
+ * once: a port that refuses connections until the server comes up.
  */
 final class PhpServer
 {
@@ -16,17 +18,25 @@ final class PhpServer
     private readonly string $log;
 
     /** @param array<string, string> $env */
-    public function __construct(string $router, array $env = [], int $workers = 1)
+    public function __construct(string $router, array $env = [], int $workers = 1, int $port = 0, float $startAfter = 0.0)
     {
         $this->log = tempnam(sys_get_temp_dir(), 'cambio-php-server-');
         $env = array_merge(getenv(), $env, $workers > 1 ? ['PHP_CLI_SERVER_WORKERS' => (string) $workers] : []);
         // setsid: its own process group, so stop() ends the server and its forked workers together.
-        $command = ['setsid', PHP_BINARY, '-d', 'display_errors=stderr', '-S', '127.0.0.1:0', $router];
+        $command = ['setsid', PHP_BINARY, '-d', 'display_errors=stderr', '-S', "127.0.0.1:$port", $router];
+        if ($startAfter > 0) {
+            // sh execs php in its place: the same pid and process group, which stop() ends.
+            $command = ['setsid', 'sh', '-c', 'sleep "$0" && exec "$@"', sprintf('%.3F', $startAfter), ...array_slice($command, 1)];
+        }
         $process = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', $this->log, 'w']], $pipes, dirname($router), $env);
         if (!is_resource($process)) {
             throw new \RuntimeException('could not start php -S');
         }
         $this->process = $process;
+        if ($startAfter > 0) {
+            $this->port = $port;
+            return;
+        }
         $deadline = microtime(true) + 10;
         while (true) {
             if (preg_match('#\(http://127\.0\.0\.1:(\d+)\) started#', (string) file_get_contents($this->log), $match)) {

@@ -15,11 +15,12 @@ final class ScriptedServer
     private PhpServer $server;
     private string $state;
 
-    public function __construct()
+    /** On a free port; or on $port, listening only $startAfter seconds from now (see PhpServer). */
+    public function __construct(int $port = 0, float $startAfter = 0.0)
     {
         $this->state = tempnam(sys_get_temp_dir(), 'cambio-php-script-');
         $this->script([]);
-        $this->server = new PhpServer(__DIR__ . '/scripted-router.php', ['CAMBIO_SCRIPT_FILE' => $this->state], 3);
+        $this->server = new PhpServer(__DIR__ . '/scripted-router.php', ['CAMBIO_SCRIPT_FILE' => $this->state], 3, $port, $startAfter);
     }
 
     /** The base URL to give the client. */

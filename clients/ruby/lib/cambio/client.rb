@@ -162,12 +162,14 @@ module Cambio
       payload = body.nil? ? nil : ExactJSON.generate(body)
 
       attempt = 0
-      # An earlier try may have done the work: its answer was lost (a connection failure or a
-      # timeout) or was a 5xx. A 429 did nothing, so a 404 after only 429s is the call's own answer.
+      # An earlier try may have done the work: its answer was lost (the connection dropped or timed
+      # out once made) or was a 5xx. A 429 did nothing, and neither did a try that never connected
+      # (refused, DNS, connect timeout), so a 404 after only those is the call's own answer.
       may_have_been_done = false
       loop do
+        connected = false
         begin
-          response, text = perform(method, uri, headers, payload)
+          response, text = perform(method, uri, headers, payload, on_connect: -> { connected = true })
         rescue *TIMEOUT_ERRORS, *CONNECTION_ERRORS => e
           timed_out = TIMEOUT_ERRORS.any? { |klass| e.is_a?(klass) }
           # A certificate that does not verify will not verify on the next try either.
@@ -178,7 +180,7 @@ module Cambio
                                       code: timed_out ? "TIMEOUT" : "CONNECTION_FAILED")
           raise error if attempt >= @max_retries || untrusted
 
-          may_have_been_done = true
+          may_have_been_done ||= connected
           pause(backoff(attempt))
           attempt += 1
           next
@@ -221,8 +223,9 @@ module Cambio
     # One try: [the Net::HTTPResponse, its body]. +timeout+ bounds the whole try, not each step: a
     # server dribbling its answer a few bytes at a time is cut off when the try's time is up. Each
     # step (connect, write, every read of the answer) may wait only what is left of it; no Timeout
-    # thread is involved.
-    def perform(method, uri, headers, payload)
+    # thread is involved. +on_connect+ is called once the connection (TLS included) is made: from
+    # then on the request may reach the API, and a failure may follow work it did.
+    def perform(method, uri, headers, payload, on_connect: nil)
       deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + @timeout
       http = Net::HTTP.new(uri.hostname, uri.port)
       http.use_ssl = uri.scheme == "https"
@@ -237,6 +240,7 @@ module Cambio
       request.body = payload unless payload.nil?
       body = "".b
       response = http.start do |connection|
+        on_connect&.call
         connection.write_timeout = time_left(deadline)
         connection.read_timeout = time_left(deadline)
         connection.request(request) do |answer|

@@ -50,9 +50,10 @@ class ScriptedServer
 
   attr_reader :port
 
-  def initialize(&script)
+  # On +port+ when given (e.g. a closed_port that refused a try before), else on a free one.
+  def initialize(port: 0, &script)
     @script = script
-    @server = TCPServer.new("127.0.0.1", 0)
+    @server = TCPServer.new("127.0.0.1", port)
     @port = @server.addr[1]
     @requests = []
     @lock = Mutex.new

@@ -43,14 +43,18 @@ public abstract record Reply
 /// </summary>
 public sealed class ScriptedServer : IAsyncDisposable
 {
-    private readonly TcpListener _listener = new(IPAddress.Loopback, 0);
+    private readonly TcpListener _listener;
     private readonly Func<Seen, int, Reply> _script;
     private readonly CancellationTokenSource _stop = new();
     private readonly List<Seen> _seen = new();
     private readonly Task _loop;
 
-    public ScriptedServer(Func<Seen, int, Reply> script)
+    public ScriptedServer(Func<Seen, int, Reply> script) : this(0, script) { }
+
+    /// <summary>On a given port of 127.0.0.1 (0: a free one), e.g. one a client was refused on a moment before.</summary>
+    public ScriptedServer(int port, Func<Seen, int, Reply> script)
     {
+        _listener = new(IPAddress.Loopback, port);
         _script = script;
         _listener.Start();
         Port = ((IPEndPoint)_listener.LocalEndpoint).Port;

@@ -173,7 +173,8 @@ public final class CambioClient {
   /**
    * A DELETE that answers {@code goneIsDone} (the record a successful delete answers) when a retry
    * gets 404 after a try that may have reached the API (a timeout, a lost connection, a 5xx): that
-   * try deleted it and its answer was lost. A 404 to the first try stays a NotFoundException.
+   * try deleted it and its answer was lost. A 404 to the first try stays a NotFoundException, and so
+   * does one after tries that never connected (refused, host not found) or were answered 429.
    */
   <T> T delete(String path, RequestOptions options, Map<String, Object> goneIsDone, Class<T> type) {
     Answer answer = send("DELETE", path, null, options, goneIsDone);
@@ -238,7 +239,7 @@ public final class CambioClient {
         response = exchange(built);
       } catch (ConnectionException error) {
         if (attempt >= retries || Thread.currentThread().isInterrupted()) throw error;
-        mayHaveBeenDone = true;
+        mayHaveBeenDone |= !neverConnected(error);
         sleep(backoff(attempt));
         continue;
       }
@@ -291,6 +292,22 @@ public final class CambioClient {
       if (cause instanceof RuntimeException runtime) throw runtime;
       throw new ConnectionException("Could not reach Cambio (" + what + "): " + cause + " (CONNECTION_FAILED)", "CONNECTION_FAILED", null, null, null, cause);
     }
+  }
+
+  /**
+   * Whether a failed try ended before its connection was made (refused, its host not found, the
+   * connect timeout): it never reached the API, so it did nothing, and a DELETE's 404 on the retry
+   * is the record's own answer. The HttpClient reports the first two as a ConnectException. A
+   * timeout of the whole try may have reached the API, so it is not one of these.
+   */
+  private static boolean neverConnected(ConnectionException error) {
+    Throwable cause = error.getCause();
+    for (int depth = 0; cause != null && depth < 8; depth++, cause = cause.getCause()) {
+      if (cause instanceof java.net.ConnectException || cause instanceof java.net.UnknownHostException || cause instanceof java.net.http.HttpConnectTimeoutException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The one mapping from an answer to its error family (as the Node client's errorFromResponse). */

@@ -136,7 +136,7 @@ class ClientTest {
       assertEquals("application/json", seen.header("Accept"));
       assertEquals("cambio-java/" + CambioClient.VERSION + " java/" + System.getProperty("java.version"), seen.header("User-Agent"));
       assertTrue(seen.header("User-Agent").matches("cambio-java/" + java.util.regex.Pattern.quote(CambioClient.VERSION) + " java/\\S+"));
-      assertEquals("{\"method\":\"usdt\",\"reference\":\"order-1\",\"network\":\"tron\",\"amount\":\"25.50\"}", seen.body());
+      assertEquals("{\"method\":\"usdt\",\"reference\":\"order-1\",\"network\":\"tron\",\"amount\":\"25.5\"}", seen.body());
     }
   }
 
@@ -299,5 +299,24 @@ class ClientTest {
   void moneyFromBigDecimalIsAPlainDecimalString() {
     assertEquals("0.0000001", WithdrawalCreateParams.builder().network("tron").address("T").reference("r").amount(new BigDecimal("1E-7")).build().amount());
     assertEquals("1000", ConversionQuoteParams.builder().sourceAmount(new BigDecimal("1E+3")).build().sourceAmount());
+  }
+
+  /** A NUMERIC(20,8) column reads 25 back as 25.00000000: the API refuses more than 6 decimals, zeros included. */
+  @Test
+  void moneyFromBigDecimalIsSentWithoutTheTrailingZerosOfItsScale() throws Exception {
+    try (ScriptedServer server = new ScriptedServer((req, n) -> created(req.uri().endsWith("/quote") ? Fixtures.QUOTE : req.uri().endsWith("/deposits") ? Fixtures.DEPOSIT : Fixtures.WITHDRAWAL))) {
+      CambioClient cambio = server.client().build();
+      cambio.withdrawals().create(WithdrawalCreateParams.builder().network("tron").address("TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK").reference("payout-1").amount(new BigDecimal("25.00000000")).build());
+      cambio.conversions().quote(ConversionQuoteParams.builder().sourceAmount(new BigDecimal("12.50000000")).build());
+      cambio.deposits().create(DepositCreateParams.builder().network("tron").reference("order-1").amount(new BigDecimal("100")).build());
+      List<Object> sent = server.seen().stream().map(seen -> (Map<?, ?>) Json.parse(seen.body())).<Object>map(body -> body.containsKey("amount") ? body.get("amount") : body.get("sourceAmount")).toList();
+      assertEquals(List.of("25", "12.5", "100"), sent);
+    }
+    // Only zeros go: a real 7th decimal is sent as it is (the API refuses it), and zero is "0".
+    WithdrawalCreateParams.Builder withdrawal = WithdrawalCreateParams.builder().network("tron").address("T").reference("r");
+    assertEquals("0.0000001", withdrawal.amount(new BigDecimal("0.00000010")).build().amount());
+    assertEquals("25.1234567", withdrawal.amount(new BigDecimal("25.12345670")).build().amount());
+    assertEquals("0", withdrawal.amount(new BigDecimal("0.00000000")).build().amount());
+    assertEquals("100", withdrawal.amount(new BigDecimal("1.00E+2")).build().amount());
   }
 }

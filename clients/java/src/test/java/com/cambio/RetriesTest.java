@@ -21,15 +21,29 @@ import com.cambio.exception.RefusedException;
 import com.cambio.model.Withdrawal;
 import com.cambio.param.ConversionQuoteParams;
 import com.cambio.param.WithdrawalCreateParams;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Authenticator;
+import java.net.CookieHandler;
+import java.net.ProxySelector;
 import java.net.ServerSocket;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -308,6 +322,78 @@ class RetriesTest {
     // Only a DELETE: a GET retried into a 404 is NotFound.
     try (ScriptedServer server = new ScriptedServer((req, n) -> n == 1 ? failure(503, "INTERNAL_ERROR") : failure(404, "NOT_FOUND"))) {
       assertThrows(NotFoundException.class, () -> server.client().build().webhooks().get(WEBHOOK_ID));
+    }
+  }
+
+  /**
+   * A DELETE whose first try never reached the API (the connection refused, as by a port closed for
+   * a moment, or its host not found) deleted nothing: a 404 to its retry is the webhook's own
+   * answer, a NotFoundException, never "deleted".
+   */
+  @Test
+  void aDeleteWhoseFirstTryWasRefusedBeforeConnectingThen404IsNotFound() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      port = socket.getLocalPort();
+    }
+    AtomicReference<ScriptedServer> server = new AtomicReference<>();
+    // Nothing listens on the port for the first try; once it is refused, the API opens there, well
+    // within the backoff, and answers the retry 404.
+    HttpClient opensOnRefusal = new DelegatingHttpClient(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+      @Override
+      public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+        return super.sendAsync(request, handler).whenComplete((response, failure) -> {
+          if (failure == null || server.get() != null) return;
+          try {
+            server.set(new ScriptedServer(port, (req, n) -> failure(404, "NOT_FOUND")));
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+      }
+    };
+    try {
+      CambioClient cambio = CambioClient.builder().apiKey("ck_k").apiSecret("cs_secret_value").baseUrl("http://127.0.0.1:" + port + "/v1").httpClient(opensOnRefusal)
+          .initialRetryDelay(Duration.ofMillis(5)).maxRetryDelay(Duration.ofMillis(20)).build();
+      NotFoundException error = assertThrows(NotFoundException.class, () -> cambio.webhooks().delete(WEBHOOK_ID));
+      assertEquals("NOT_FOUND", error.getCode());
+      assertEquals(List.of("DELETE"), server.get().seen().stream().map(ScriptedServer.Seen::method).toList());
+    } finally {
+      if (server.get() != null) server.get().close();
+    }
+  }
+
+  /** An HttpClient that hands every call to another, for a test to watch or act between tries. */
+  static class DelegatingHttpClient extends HttpClient {
+    private final HttpClient http;
+
+    DelegatingHttpClient(HttpClient http) {
+      this.http = http;
+    }
+
+    @Override public Optional<CookieHandler> cookieHandler() { return http.cookieHandler(); }
+    @Override public Optional<Duration> connectTimeout() { return http.connectTimeout(); }
+    @Override public Redirect followRedirects() { return http.followRedirects(); }
+    @Override public Optional<ProxySelector> proxy() { return http.proxy(); }
+    @Override public SSLContext sslContext() { return http.sslContext(); }
+    @Override public SSLParameters sslParameters() { return http.sslParameters(); }
+    @Override public Optional<Authenticator> authenticator() { return http.authenticator(); }
+    @Override public Version version() { return http.version(); }
+    @Override public Optional<Executor> executor() { return http.executor(); }
+
+    @Override
+    public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws IOException, InterruptedException {
+      return http.send(request, handler);
+    }
+
+    @Override
+    public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+      return http.sendAsync(request, handler);
+    }
+
+    @Override
+    public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler, HttpResponse.PushPromiseHandler<T> push) {
+      return http.sendAsync(request, handler, push);
     }
   }
 

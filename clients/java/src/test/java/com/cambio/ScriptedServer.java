@@ -103,7 +103,12 @@ public final class ScriptedServer implements AutoCloseable {
   private final AtomicInteger count = new AtomicInteger();
 
   public ScriptedServer(Script script) throws IOException {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+    this(0, script);
+  }
+
+  /** On a given port of 127.0.0.1 (0: a free one), e.g. one a client was refused on a moment before. */
+  public ScriptedServer(int port, Script script) throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 64);
     server.createContext("/", exchange -> handle(exchange, script));
     server.setExecutor(executor);
     server.start();

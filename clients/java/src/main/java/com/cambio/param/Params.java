@@ -17,9 +17,15 @@ public interface Params {
     return body((Record) this);
   }
 
-  /** A money value as the API wants it: a plain decimal string, never a float nor exponent notation. */
+  /**
+   * A money value as the API wants it: a plain decimal string, never a float nor exponent notation,
+   * without the fraction's trailing zeros. A BigDecimal keeps its scale (a JDBC NUMERIC(20,8) reads
+   * 25 back as 25.00000000) and the API refuses more than 6 decimals, zeros included; only zeros go,
+   * so a real 7th decimal is still sent as it is, for the API to refuse.
+   */
   static String decimal(BigDecimal amount) {
-    return amount == null ? null : amount.toPlainString();
+    if (amount == null) return null;
+    return amount.signum() == 0 ? "0" : amount.stripTrailingZeros().toPlainString();
   }
 
   private static Map<String, Object> body(Record params) {
