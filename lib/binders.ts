@@ -83,6 +83,20 @@ export const deletesUnder = (table: ITable, partitions: string[]): Binder => (fn
   return {};
 };
 
+/** PutItem on the items of these partitions alone (IAM's `dynamodb:LeadingKeys`): for a job that
+ * reads the table and keeps one place of its own, such as reconcile's turn through every deposit
+ * address (items/reconcile-address-turn.ts), and may change nothing else. */
+export const putsUnder = (table: ITable, partitions: string[]): Binder => (fn) => {
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:PutItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions } },
+    }),
+  );
+  return {};
+};
+
 /** The table, read and write (CDK's grantReadWriteData): the API routes that change state. */
 export const tableReadWrite = (table: ITable): Binder => (fn) => {
   table.grantReadWriteData(fn);

@@ -5,8 +5,9 @@ import { refusedToAllBut } from './key-policy.ts';
 import { JOBS } from '../functions/routes.ts';
 import type { StageConfig } from '../config/stages.ts';
 import type { Binder, CambioFunction } from './api-function.ts';
-import { deletesUnder, TABLE_READ, TABLE_WRITE, tableActions } from './binders.ts';
+import { deletesUnder, putsUnder, TABLE_READ, TABLE_WRITE, tableActions } from './binders.ts';
 import { depositAddressItem } from '../functions/adapters/dynamo/items/deposit-address.ts';
+import { reconcileAddressTurnItem } from '../functions/adapters/dynamo/items/reconcile-address-turn.ts';
 import type { NetworkName } from '../functions/networks/names.ts';
 import type { OpenNetwork } from './networks/network-stack.ts';
 import { familiesOnStage } from './networks/registry.ts';
@@ -114,15 +115,17 @@ function scheduleByNetwork(stack: StageScope, id: string, job: string, fn: Cambi
 }
 
 /**
- * The scheduled reconcile (functions/handlers/jobs/reconcile.ts), hourly: one full Scan of the table (no
- * index lists every balance, and Cambio's fee and desk accounts exist only as ledger postings),
- * GSI1 queries for the deposit addresses that may still hold USDT, and the chain balances of
- * those and the hot wallet, on each open network (on TronGrid one call per address, 4 at a time).
- * It reads each hot wallet's public key to know its address and cannot sign.
+ * The scheduled reconcile (functions/handlers/jobs/reconcile.ts), hourly: a parallel Scan of the
+ * table (8 segments, filtered on the kinds it sums: no index lists every balance, and Cambio's fee
+ * and desk accounts exist only as ledger postings), GSI1 queries for the deposit addresses that may
+ * still hold USDT, a page of 5,000 of every deposit address in turn, and the chain balances of those
+ * and the hot wallet, on each open network, 500 addresses a call at a time (on TronGrid one call per
+ * address, 4 at a time). Its one write is where its turn through every address stands. It reads
+ * each hot wallet's public key to know its address and cannot sign.
  */
 function reconcileJob(stack: StageScope, ...bind: Binder[]): CambioFunction {
   const job = stack.stageFunction(JOBS.reconcile.handler, {
-    bind: [tableActions(stack.table, ...TABLE_READ, 'dynamodb:Scan'), ...bind],
+    bind: [tableActions(stack.table, ...TABLE_READ, 'dynamodb:Scan'), putsUnder(stack.table, [reconcileAddressTurnItem.key().PK]), ...bind],
     timeout: Duration.minutes(5),
   });
   new Rule(stack, 'ReconcileSchedule', {

@@ -69,6 +69,7 @@ export function reconciliationReport(result: Reconciliation | HoldingsReconcilia
   const usdt = (value: bigint) => formatAmount(value, 'USDT').padStart(24);
   const perNetwork = 'networks' in result ? result.networks : [];
   const unexplained = 'unexplainedHeldUsdt' in result ? result.unexplainedHeldUsdt : 0n;
+  const everyAddress = 'everyDepositAddress' in result ? result.everyDepositAddress : null;
   return [
     ...reportLines(result, usdt),
     // Never netted against a shortfall: USDT no one is owed is told apart from what is owed.
@@ -86,7 +87,24 @@ export function reconciliationReport(result: Reconciliation | HoldingsReconcilia
         ({ address, amount }) => `${network.network.padEnd(9)} ${usdt(amount)} at ${address}, which the ledger does not explain (paid on another network than its deposit's, or not yet scanned), not counted as held`,
       ),
     ),
+    ...(everyAddress === null ? [] : ['', ...everyDepositAddressReport(everyAddress)]),
   ].join('\n');
+}
+
+/** How much of every deposit address the run read beyond the ledger's list, and how long a turn
+ * through them all takes: USDT at an address the ledger does not list is found within one. */
+function everyDepositAddressReport(coverage: EveryDepositAddressCoverage): string[] {
+  const { read, pageSize, completedTurn, turn, lastTurn, notKept } = coverage;
+  const turnLine = completedTurn
+    ? `this run completed a turn: ${turn.entries} address(es) in ${turn.runs} run(s), ${turn.startedAt} to ${lastTurn!.endedAt}`
+    : `the turn under way, begun ${turn.startedAt}, has read ${turn.entries} in ${turn.runs} run(s)` +
+      (lastTurn === null ? '; no turn has completed yet' : `; the last full turn read ${lastTurn.entries} in ${lastTurn.runs} run(s), ${lastTurn.startedAt} to ${lastTurn.endedAt}`);
+  return [
+    `every deposit address, beyond the ledger's list: ${read} read this run (at most ${pageSize} a run, each network those of its form)`,
+    `  ${turnLine}`,
+    '  USDT at a deposit address the ledger does not list is found within one turn',
+    ...(notKept === undefined ? [] : [`  WHERE THIS PAGE ENDED WAS NOT KEPT (${notKept}): the next run reads it again`]),
+  ];
 }
 
 /** A network's native coin at deposit addresses (wei) and its dust (token base units), when any. */
@@ -173,13 +191,19 @@ export function sweepIssuerFee(...args: Parameters<typeof sweepMovement>): bigin
   return moved === null ? null : moved.sent > moved.received ? moved.sent - moved.received : 0n;
 }
 
+/** A family's reader of its sweeps in flight from reconcile's scan of the table, with the `type`
+ * its sweep record is stored under: the Scan keeps only the kinds of item it reads (a filter on
+ * `type`, functions/adapters/dynamo/reconciliation-store.ts), so a reader whose record it did not
+ * name would never see a sweep. */
+export type SweepInFlightReader = ((item: Record<string, unknown>) => SweepInFlight | null) & { readonly recordType: string };
+
 /** A family's reader of its sweeps in flight from reconcile's one scan of the table
  * (functions/networks/record-registry.ts): of the items of its sweep's record, what each has in
  * flight (null: none, settled or not yet sent). */
-export const sweepInFlightReader =
-  <Sweep>(record: { isOne(item: Record<string, unknown>): boolean; fromItem(item: Record<string, unknown>): Sweep }, inFlight: (sweep: Sweep) => SweepInFlight | null) =>
-  (item: Record<string, unknown>): SweepInFlight | null =>
-    record.isOne(item) ? inFlight(record.fromItem(item)) : null;
+export const sweepInFlightReader = <Sweep>(
+  record: { type: string; isOne(item: Record<string, unknown>): boolean; fromItem(item: Record<string, unknown>): Sweep },
+  inFlight: (sweep: Sweep) => SweepInFlight | null,
+): SweepInFlightReader => Object.assign((item: Record<string, unknown>): SweepInFlight | null => (record.isOne(item) ? inFlight(record.fromItem(item)) : null), { recordType: record.type });
 
 export interface LedgerSide {
   /** Every company's USDT: available + pending + locked. */
@@ -198,9 +222,10 @@ export interface LedgerSide {
   sweepsInFlight?: SweepInFlight[];
   /** Per network, the deposit addresses whose USDT is counted as held: see reconcileHoldings. */
   depositAddresses: Partial<Record<NetworkName, string[]>>;
-  /** Every deposit address Cambio made, whatever its deposit's network, for the networks that read
-   * every address of their form (NetworkSources.readsEveryDepositAddressOf). */
-  everyDepositAddress?: string[];
+  /** Every deposit address Cambio made, whatever its deposit's network, listed in the order made:
+   * the networks that read every address of their form (NetworkSources.readsEveryDepositAddressOf)
+   * read a page of it a run, in turn (everyDepositAddressPage). Absent: none read beyond the list. */
+  everyDepositAddress?: EveryDepositAddressListing;
   /** Per network whose token has more than 6 decimals (BSC), the dust recorded (functions/deposits/
    * dust.ts): where each transfer's part below 1e-6 USDT went, in the token's base units. */
   dust?: Partial<Record<NetworkName, { address: string; amount: bigint }[]>>;
@@ -227,10 +252,69 @@ export interface NetworkSources {
    * of its base units make one micro-unit. */
   tokenDecimals?: number;
   /** The network reads every deposit address Cambio made that this says is of its form, whatever
-   * its deposit's network: where one address is an address on several networks (the same 20 bytes
-   * on every EVM chain), USDT may be paid to it on any, and is reported where it lands. */
+   * its deposit's network, a page a run in turn (EveryDepositAddressListing): where one address is
+   * an address on several networks (the same 20 bytes on every EVM chain), USDT may be paid to it
+   * on any, and is reported where it lands. */
   readsEveryDepositAddressOf?: (address: string) => boolean;
 }
+
+/**
+ * Every deposit address Cambio made (every network's, in the order made), read a page at a time:
+ * read whole, a stage's every address (100,000s to millions, unpaid and expired ones too) on every
+ * network that reads beyond the ledger's list took a run past its 5 minutes and its memory, and
+ * with it every network's reconciliation. So each run reads the page after where the last one
+ * stopped (EveryDepositAddressTurn), at most EVERY_ADDRESS_PAGE entries, and a turn through the
+ * whole listing takes (its size / EVERY_ADDRESS_PAGE) runs.
+ */
+export interface EveryDepositAddressListing {
+  /** Where the turn through the listing stands, as the last run kept it; null before any run. */
+  turn(): Promise<EveryDepositAddressTurn | null>;
+  /** At most `limit` entries after the one whose place is `after` (from the start when null) and
+   * made before `before` (ISO time), in order, each with its place (`sortKey`) for the next page. */
+  listedAfter(after: string | null, before: string, limit: number): Promise<{ address: string; sortKey: string }[]>;
+  /** Keeps the turn for the next run. */
+  keepTurn(turn: EveryDepositAddressTurn): Promise<void>;
+}
+
+/** The turn through every deposit address: where the next page starts, and what the turn under way
+ * and the last complete one read. */
+export interface EveryDepositAddressTurn {
+  /** The place of the last entry read (EveryDepositAddressListing.listedAfter); null: a new turn, from the start. */
+  after: string | null;
+  /** The turn under way: when its first page was read, and the entries and runs it has read. */
+  startedAt: string;
+  entries: number;
+  runs: number;
+  /** The last complete turn: the entries it read (the listing's size then), in how many runs, from
+   * when to when. Null before one completed. */
+  last: { entries: number; runs: number; startedAt: string; endedAt: string } | null;
+}
+
+/** What a run read of every deposit address: its page, and where the turn stands with it. */
+export interface EveryDepositAddressCoverage {
+  /** Entries this run read (every network's addresses: each network reads those of its form). */
+  read: number;
+  /** The most a run reads (EVERY_ADDRESS_PAGE). */
+  pageSize: number;
+  /** This run's page reached the listing's end: the turn is complete, the next run starts a new one. */
+  completedTurn: boolean;
+  /** The turn this page belongs to, with it: when it began, the entries and runs read in it. */
+  turn: { startedAt: string; entries: number; runs: number };
+  /** The last complete turn (this one, where this page completed it); null before one completed. */
+  lastTurn: EveryDepositAddressTurn['last'];
+  /** Why where this page ended could not be kept (the next run reads it again); absent when kept. */
+  notKept?: string;
+}
+
+/** Listing entries a run reads at most, for the networks that read every deposit address of their
+ * form: each such network asks its chain for at most this many addresses beyond the ledger's list
+ * a run (a balanceOf each on an EVM network, and its native coin; BSC's token twice). */
+export const EVERY_ADDRESS_PAGE = 5_000;
+
+/** Addresses one balance read asks a chain for at once: a read of more goes in chunks this size,
+ * one after another, so that no run sends thousands of calls to a node together nor holds their
+ * answers all at once. */
+export const CHAIN_READ_CHUNK = 500;
 
 /** One network's chain as reconciliation reads it, named. */
 export type NetworkReconcileSources = { network: NetworkName } & NetworkSources;
@@ -239,6 +323,8 @@ export type NetworkReconcileSources = { network: NetworkName } & NetworkSources;
 export interface ReconciliationSources {
   ledger(): Promise<LedgerSide>;
   networks: NetworkReconcileSources[];
+  /** The run's time (the turn through every deposit address is dated with it); absent, the clock's. */
+  now?: () => Date;
 }
 
 /**
@@ -296,7 +382,14 @@ export interface NetworkReconciliation extends Comparison {
 /** The whole of it: the total (TRON's comparison of old, now summed over networks) and each network;
  * and, apart from both, the USDT at deposit addresses the ledger lists nothing at (each network's
  * unexplainedHeldUsdt, summed), which neither compares. */
-export type HoldingsReconciliation = Reconciliation & { depositAddressesRead: number; unexplainedHeldUsdt: bigint; networks: NetworkReconciliation[] };
+export type HoldingsReconciliation = Reconciliation & {
+  depositAddressesRead: number;
+  unexplainedHeldUsdt: bigint;
+  networks: NetworkReconciliation[];
+  /** This run's page of every deposit address and where the turn through them stands; null where
+   * no network reads beyond the ledger's list (TRON alone) or the ledger side lists none. */
+  everyDepositAddress: EveryDepositAddressCoverage | null;
+};
 
 /**
  * Do the wallets hold what the ledger owes, in total and on each network? Which deposit addresses
@@ -312,9 +405,11 @@ export type HoldingsReconciliation = Reconciliation & { depositAddressesRead: nu
  * address on another network than its deposit's (../shared/networks.md: reconcile reports USDT at
  * any Cambio address that the ledger lacks). The sandbox TRON chain, which answers every deposit
  * address in one read, counts it as held (every address is listed there: a surplus); each EVM
- * network, which reads every EVM deposit address Cambio made (one balanceOf each, sent together in
- * batched requests), lists each such address (unexplainedUsdt) and does not count it as held, so
+ * network (and Solana), which reads the EVM (Solana) deposit addresses Cambio made beyond the list,
+ * a page of them a run in turn (EveryDepositAddressListing: USDT landed at one is found within one
+ * turn), lists each such address holding USDT (unexplainedUsdt) and does not count it as held, so
  * that it cannot cancel a shortfall of the same size; it is reported apart (unexplainedHeldUsdt).
+ * Chains are asked for CHAIN_READ_CHUNK addresses at a time, one chunk after another.
  *
  * The reads run in an order that turns the races with the running jobs into surpluses, not
  * shortfalls: the list is taken after the balances (funds credited by then are listed, or were
@@ -326,11 +421,16 @@ export type HoldingsReconciliation = Reconciliation & { depositAddressesRead: nu
  */
 export async function reconcileHoldings(sources: ReconciliationSources): Promise<HoldingsReconciliation> {
   const ledger = await sources.ledger();
+  const now = (sources.now ?? (() => new Date()))();
+  const readsBeyondList = sources.networks.some((chain) => chain.readsEveryDepositAddressOf);
+  const page = readsBeyondList && ledger.everyDepositAddress ? await everyDepositAddressPage(ledger.everyDepositAddress, now) : null;
   const networks: NetworkReconciliation[] = [];
   for (const chain of sources.networks) {
-    const ofItsForm = chain.readsEveryDepositAddressOf ? (ledger.everyDepositAddress ?? []).filter(chain.readsEveryDepositAddressOf) : [];
+    const ofItsForm = chain.readsEveryDepositAddressOf && page ? page.addresses.filter(chain.readsEveryDepositAddressOf) : [];
     networks.push(await reconcileNetwork(chain.network, chain, ledger, ofItsForm));
   }
+  // Only once every network has read the page: a run that fails before reads it again next time.
+  const everyDepositAddress = page && ledger.everyDepositAddress ? await keptTurn(ledger.everyDepositAddress, page) : null;
   const sum = (pick: (network: NetworkReconciliation) => bigint | number) => networks.reduce((total, network) => total + BigInt(pick(network)), 0n);
   const total = reconcile({
     hotWalletUsdt: sum((network) => network.hotWalletUsdt),
@@ -346,16 +446,68 @@ export async function reconcileHoldings(sources: ReconciliationSources): Promise
     depositAddressesRead: Number(sum((network) => network.depositAddressesRead)),
     unexplainedHeldUsdt: sum((network) => network.unexplainedHeldUsdt),
     networks,
+    everyDepositAddress,
   };
 }
 
+/** A run's page of every deposit address: its addresses, the turn as it stands with them read, and
+ * what the report says of it. */
+interface EveryDepositAddressPage {
+  addresses: string[];
+  next: EveryDepositAddressTurn;
+  coverage: EveryDepositAddressCoverage;
+}
+
+/**
+ * The page after where the last run stopped: EVERY_ADDRESS_PAGE entries, or what is left of the
+ * listing, which ends the turn (the next run starts from the beginning). Entries made since this run
+ * began wait for the next turn; an address made meanwhile that holds USDT the ledger counts is on
+ * the ledger's list anyway. So USDT landing at an address the ledger does not list is read within
+ * one turn of landing (a turn's runs, the report's `lastTurn`).
+ */
+async function everyDepositAddressPage(listing: EveryDepositAddressListing, now: Date): Promise<EveryDepositAddressPage> {
+  const at = now.toISOString();
+  const kept = (await listing.turn()) ?? { after: null, startedAt: at, entries: 0, runs: 0, last: null };
+  const turn = kept.after === null ? { ...kept, startedAt: at, entries: 0, runs: 0 } : kept;
+  // One entry more than a page says whether the listing goes on past it.
+  const read = await listing.listedAfter(turn.after, at, EVERY_ADDRESS_PAGE + 1);
+  const entries = read.slice(0, EVERY_ADDRESS_PAGE);
+  const completedTurn = read.length <= EVERY_ADDRESS_PAGE;
+  const sofar = { startedAt: turn.startedAt, entries: turn.entries + entries.length, runs: turn.runs + 1 };
+  const last = completedTurn ? { entries: sofar.entries, runs: sofar.runs, startedAt: sofar.startedAt, endedAt: at } : turn.last;
+  const next: EveryDepositAddressTurn = completedTurn ? { after: null, startedAt: at, entries: 0, runs: 0, last } : { after: entries.at(-1)!.sortKey, ...sofar, last };
+  return { addresses: entries.map(({ address }) => address), next, coverage: { read: entries.length, pageSize: EVERY_ADDRESS_PAGE, completedTurn, turn: sofar, lastTurn: last } };
+}
+
+/** The coverage of a page read, once its end is kept for the next run. A failure to keep it is
+ * reported, not thrown: the comparison is made and published (its shortfall is what matters), and
+ * the next run reads the same page again. */
+async function keptTurn(listing: EveryDepositAddressListing, page: EveryDepositAddressPage): Promise<EveryDepositAddressCoverage> {
+  try {
+    await listing.keepTurn(page.next);
+    return page.coverage;
+  } catch (error) {
+    return { ...page.coverage, notKept: String(error) };
+  }
+}
+
+/** `read` over `addresses` in chunks of CHAIN_READ_CHUNK, one after another, the answers together. */
+async function readInChunks(read: (addresses: string[]) => Promise<Map<string, bigint>>, addresses: readonly string[]): Promise<Map<string, bigint>> {
+  const answers = new Map<string, bigint>();
+  for (let start = 0; start < addresses.length; start += CHAIN_READ_CHUNK) {
+    for (const [address, value] of await read(addresses.slice(start, start + CHAIN_READ_CHUNK))) answers.set(address, value);
+  }
+  return answers;
+}
+
 /** `everyAddress`: Cambio's addresses on the network beyond those the ledger lists (an EVM network's:
- * every EVM deposit address), read too; USDT there is listed as unexplained, apart from what is held. */
+ * the EVM deposit addresses of this run's page of every address), read too; USDT there is listed as
+ * unexplained, apart from what is held. */
 async function reconcileNetwork(network: NetworkName, chain: NetworkSources, ledger: LedgerSide, everyAddress: string[]): Promise<NetworkReconciliation> {
   const hotWallet = await chain.hotWalletAddress();
   const listed = new Set(ledger.depositAddresses[network] ?? []);
   const depositAddresses = [...new Set([...listed, ...everyAddress])].filter((address) => address !== hotWallet);
-  const onDepositAddresses = await chain.usdtBalances(depositAddresses);
+  const onDepositAddresses = await readInChunks(chain.usdtBalances.bind(chain), depositAddresses);
   const onHotWallet = await chain.usdtBalances([hotWallet]);
   let inFlightUsdt = 0n;
   for (const withdrawal of ledger.processing) {
@@ -456,7 +608,7 @@ async function nativeCoinAndDust(
   /** Deposit addresses holding USDT no one is owed: what they hold below 1e-6 is no one's dust either, unless dust was recorded there. */
   unexplained: ReadonlySet<string>,
 ): Promise<Pick<NetworkReconciliation, 'nativeAtDepositAddresses' | 'dust' | 'dustUsdt'>> {
-  const native = chain.nativeBalances && depositAddresses.length > 0 ? await chain.nativeBalances(depositAddresses) : new Map<string, bigint>();
+  const native = chain.nativeBalances && depositAddresses.length > 0 ? await readInChunks(chain.nativeBalances.bind(chain), depositAddresses) : new Map<string, bigint>();
   const nativeAtDepositAddresses = chain.nativeBalances
     ? depositAddresses.flatMap((address) => ((native.get(address) ?? 0n) > 0n ? [{ address, amount: native.get(address)! }] : []))
     : null;
@@ -465,7 +617,7 @@ async function nativeCoinAndDust(
   const perMicro = 10n ** BigInt(chain.tokenDecimals - 6);
   const recordedDust = ledger.dust?.[network] ?? [];
   const addresses = [...new Set([hotWallet, ...depositAddresses.filter((address) => !unexplained.has(address)), ...recordedDust.map((dust) => dust.address)])];
-  const below = await chain.usdtBelowMicro(addresses);
+  const below = await readInChunks(chain.usdtBelowMicro.bind(chain), addresses);
   const heldBelow = addresses.reduce((sum, address) => sum + (below.get(address) ?? 0n), 0n);
   const recorded = recordedDust.reduce((sum, dust) => sum + dust.amount, 0n);
   const gathered = recorded - heldBelow;

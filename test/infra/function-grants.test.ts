@@ -7,6 +7,7 @@ import { DynamoDeliveryStore } from '../../functions/adapters/dynamo/webhook-del
 import { DynamoApiKeyStore } from '../../functions/adapters/dynamo/api-key-store.ts';
 import { DynamoSweepDueList } from '../../functions/adapters/dynamo/sweep-due-list.ts';
 import { depositAddressItem } from '../../functions/adapters/dynamo/items/deposit-address.ts';
+import { reconcileAddressTurnItem } from '../../functions/adapters/dynamo/items/reconcile-address-turn.ts';
 import { DynamoSweepStore } from '../../functions/networks/tron/sweep-store.ts';
 import { DynamoEvmSweepStore } from '../../functions/networks/evm/sweep-store.ts';
 import { DynamoSolanaSweepStore } from '../../functions/networks/solana/sweep-store.ts';
@@ -139,18 +140,27 @@ describe("the deposit sweeper's deletes, on a stage that opens every family", ()
   });
 });
 
-/** The partitions each DeleteItem statement of the function's role allows (its LeadingKeys), one list a statement; a statement without that condition fails the test. */
-function deleteGrantsOf(template: Template, handler: string): string[][] {
+describe("reconcile's one write", () => {
+  const template = Template.fromStack(addCambioStack(new App({ context: { stage: 'sandbox', 'aws:cdk:bundling-stacks': [] } })));
+
+  it('is the place of its turn through every deposit address, and no balance, ledger entry or record', () => {
+    expect(deleteGrantsOf(template, JOBS.reconcile.handler, 'dynamodb:PutItem')).toEqual([[reconcileAddressTurnItem.key().PK]]);
+    expect(deleteGrantsOf(template, JOBS.reconcile.handler)).toEqual([]);
+  });
+});
+
+/** The partitions each `action` (DeleteItem unless named) statement of the function's role allows (its LeadingKeys), one list a statement; a statement without that condition fails the test. */
+function deleteGrantsOf(template: Template, handler: string, action = 'dynamodb:DeleteItem'): string[][] {
   const resources = template.toJSON().Resources as Resources;
   const [, fn] = Object.entries(resources).find(([id, resource]) => resource.Type === 'AWS::Lambda::Function' && id.startsWith(lambdaName(handler)))!;
   const roleId = fn.Properties.Role['Fn::GetAtt'][0];
   return Object.values(resources)
     .filter((resource) => resource.Type === 'AWS::IAM::Policy' && resource.Properties.Roles.some((role: { Ref?: string }) => role.Ref === roleId))
     .flatMap((resource) => resource.Properties.PolicyDocument.Statement)
-    .filter((statement: { Action: string | string[] }) => [statement.Action].flat().includes('dynamodb:DeleteItem'))
+    .filter((statement: { Action: string | string[] }) => [statement.Action].flat().includes(action))
     .map((statement: { Condition?: Record<string, Record<string, string[]>> }) => {
       const partitions = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
-      expect(partitions, 'DeleteItem without a LeadingKeys condition').toBeDefined();
+      expect(partitions, `${action} without a LeadingKeys condition`).toBeDefined();
       return partitions!;
     });
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { reconcileHoldings, reconciliationReport, type LedgerSide, type NetworkReconcileSources } from '#functions/ledger/reconciliation';
+import {
+  CHAIN_READ_CHUNK,
+  EVERY_ADDRESS_PAGE,
+  reconcileHoldings,
+  reconciliationReport,
+  type EveryDepositAddressListing,
+  type EveryDepositAddressTurn,
+  type LedgerSide,
+  type NetworkReconcileSources,
+} from '#functions/ledger/reconciliation';
 import { usdt } from '../support/money.ts';
 
 /**
@@ -10,6 +19,22 @@ const HOT = '0x1111111111111111111111111111111111111111';
 /** A ledger side that owes nothing and has nothing in flight: each test says what it has. */
 const ledgerWith = (side: Partial<LedgerSide>): LedgerSide => ({ companiesUsdt: 0n, treasuryUsdt: 0n, netInflowUsdt: {}, processing: [], depositAddresses: {}, ...side });
 const A = '0x2222222222222222222222222222222222222222';
+
+/** Every deposit address as the table lists it (reconciliation-store.ts everyDepositAddressListing),
+ * in memory: in the order given, the turn kept from one run to the next. */
+function listingOf(addresses: readonly string[]): EveryDepositAddressListing & { kept: EveryDepositAddressTurn | null; failKeep?: Error } {
+  const entries = addresses.map((address, i) => ({ address, sortKey: `2026-12-01T00:00:00.000Z#${String(i).padStart(9, '0')}` }));
+  const listing: EveryDepositAddressListing & { kept: EveryDepositAddressTurn | null; failKeep?: Error } = {
+    kept: null,
+    turn: async () => listing.kept,
+    listedAfter: async (after, _before, limit) => entries.filter((entry) => after === null || entry.sortKey > after).slice(0, limit),
+    keepTurn: async (turn) => {
+      if (listing.failKeep) throw listing.failKeep;
+      listing.kept = turn;
+    },
+  };
+  return listing;
+}
 
 /**
  * BSC's USDT has 18 decimals: each transfer is credited in whole micro-units and its remainder below
@@ -37,7 +62,7 @@ describe('dust on BSC (18 decimals) in reconcile', () => {
       companiesUsdt: credited,
       netInflowUsdt: { bsc: credited },
       depositAddresses: { bsc: unswept },
-      everyDepositAddress: [A],
+      everyDepositAddress: listingOf([A]),
       dust: { bsc: payments.filter((value) => value % PER_MICRO > 0n).map((value) => ({ address: A, amount: value % PER_MICRO })) },
     });
   };
@@ -97,7 +122,7 @@ describe('USDT no one is owed in reconcile', () => {
     companiesUsdt: usdt('1000'),
     netInflowUsdt: { polygon: usdt('1000') },
     depositAddresses: { polygon: [], ethereum: [] },
-    everyDepositAddress: [ETH_DEPOSIT],
+    everyDepositAddress: listingOf([ETH_DEPOSIT]),
     dust: {},
   });
   const polygon = (held: Map<string, bigint>): NetworkReconcileSources => ({
@@ -129,5 +154,122 @@ describe('USDT no one is owed in reconcile', () => {
     expect(whole, reconciliationReport(whole)).toMatchObject({ balanced: true, mismatch: null, unexplainedHeldUsdt: usdt('500') });
     expect(whole.networks[0]).toMatchObject({ balanced: true, unexplainedHeldUsdt: usdt('500') });
     expect(reconciliationReport(whole)).toMatch(/unexplained, not counted\s+500\.000000/);
+  });
+});
+
+/**
+ * A grown stage has 100,000s of EVM deposit addresses (unpaid and expired ones too): read all on
+ * every EVM network every run, reconcile outran its 5 minutes and its memory, and the whole stage
+ * lost its shortfall check. Each run reads the ledger's list and a page of every address beyond it,
+ * going on where the last run stopped, and asks the chain a chunk at a time.
+ */
+describe('every deposit address, a page a run', () => {
+  const LISTED = '0x4444444444444444444444444444444444444444';
+  // Two full pages and a part: a turn is three runs.
+  const everyAddress = Array.from({ length: 2 * EVERY_ADDRESS_PAGE + 1_234 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
+  // In the second page: paid on polygon, its deposit's network another.
+  const PAID = everyAddress[EVERY_ADDRESS_PAGE + 17]!;
+  const T0 = Date.parse('2026-12-01T10:00:00.000Z');
+
+  /** An EVM network that records every read it is asked for: on polygon the hot wallet holds the 100 owed, and PAID 7 USDT. */
+  const network = (name: 'polygon' | 'ethereum') => {
+    const usdtReads: string[][] = [];
+    const nativeReads: string[][] = [];
+    const sources: NetworkReconcileSources = {
+      network: name,
+      hotWalletAddress: async () => HOT,
+      usdtBalances: async (addresses) => {
+        usdtReads.push(addresses);
+        return new Map(addresses.map((address) => [address, name !== 'polygon' ? 0n : address === HOT ? usdt('100') : address === PAID ? usdt('7') : 0n]));
+      },
+      nativeBalances: async (addresses) => {
+        nativeReads.push(addresses);
+        return new Map(addresses.map((address) => [address, 0n]));
+      },
+      receipt: async () => null,
+      readsEveryDepositAddressOf: (address) => address.startsWith('0x'),
+    };
+    /** The addresses beyond the ledger's list read since the last call, in the order asked. */
+    const unlistedRead = () => {
+      const read = usdtReads.flat().filter((address) => address !== HOT && address !== LISTED);
+      usdtReads.length = 0;
+      return read;
+    };
+    return { sources, usdtReads, nativeReads, unlistedRead };
+  };
+
+  it('each network asks its chain for at most a page of unlisted addresses a run, a chunk at a time; the next run goes on where it stopped until every one is read; USDT at one is reported in the run that reads it', async () => {
+    const listing = listingOf(everyAddress);
+    const ledger = ledgerWith({ companiesUsdt: usdt('100'), netInflowUsdt: { polygon: usdt('100') }, depositAddresses: { polygon: [LISTED], ethereum: [] }, everyDepositAddress: listing });
+    const polygon = network('polygon');
+    const ethereum = network('ethereum');
+    let hour = 0;
+    const run = () => reconcileHoldings({ ledger: async () => ledger, networks: [polygon.sources, ethereum.sources], now: () => new Date(T0 + hour++ * 3_600_000) });
+
+    const pages: string[][] = [];
+    const results = [];
+    for (let i = 0; i < 3; i++) {
+      const result = await run();
+      results.push(result);
+      const [onPolygon, onEthereum] = [polygon.unlistedRead(), ethereum.unlistedRead()];
+      // No more than a page beyond the list, each chain read no bigger than a chunk.
+      expect(onPolygon.length).toBeLessThanOrEqual(EVERY_ADDRESS_PAGE);
+      expect(onEthereum).toEqual(onPolygon);
+      for (const chunk of [...polygon.usdtReads, ...polygon.nativeReads, ...ethereum.nativeReads]) expect(chunk.length).toBeLessThanOrEqual(CHAIN_READ_CHUNK);
+      polygon.nativeReads.length = 0;
+      ethereum.nativeReads.length = 0;
+      pages.push(onPolygon);
+    }
+    // Three runs, three different pages: every address read once, in the listing's order.
+    expect(pages.map((page) => page.length)).toEqual([EVERY_ADDRESS_PAGE, EVERY_ADDRESS_PAGE, 1_234]);
+    expect(pages.flat()).toEqual(everyAddress);
+
+    // The 7 USDT at PAID: reported on polygon in the second run, which read it, and not counted as held.
+    const [first, second, third] = results;
+    expect(first!.unexplainedHeldUsdt).toBe(0n);
+    expect(second!.networks.find((reconciled) => reconciled.network === 'polygon'), reconciliationReport(second!)).toMatchObject({ unexplainedUsdt: [{ address: PAID, amount: usdt('7') }], balanced: true });
+    expect(second!).toMatchObject({ unexplainedHeldUsdt: usdt('7'), balanced: true });
+    expect(reconciliationReport(second!)).toContain(`${PAID}, which the ledger does not explain`);
+    expect(third!.unexplainedHeldUsdt).toBe(0n);
+
+    // What the report says of it: how much this run read, and how long a turn takes.
+    expect(first!.everyDepositAddress).toEqual({
+      read: EVERY_ADDRESS_PAGE,
+      pageSize: EVERY_ADDRESS_PAGE,
+      completedTurn: false,
+      turn: { startedAt: '2026-12-01T10:00:00.000Z', entries: EVERY_ADDRESS_PAGE, runs: 1 },
+      lastTurn: null,
+    });
+    const completed = { entries: everyAddress.length, runs: 3, startedAt: '2026-12-01T10:00:00.000Z', endedAt: '2026-12-01T12:00:00.000Z' };
+    expect(third!.everyDepositAddress).toMatchObject({ read: 1_234, completedTurn: true, turn: { entries: everyAddress.length, runs: 3 }, lastTurn: completed });
+    expect(reconciliationReport(third!)).toContain(`this run completed a turn: ${everyAddress.length} address(es) in 3 run(s), 2026-12-01T10:00:00.000Z to 2026-12-01T12:00:00.000Z`);
+    expect(reconciliationReport(third!)).toContain('USDT at a deposit address the ledger does not list is found within one turn');
+
+    // The next turn starts over from the first address, and says what the last one took.
+    const fourth = await run();
+    expect(polygon.unlistedRead()).toEqual(everyAddress.slice(0, EVERY_ADDRESS_PAGE));
+    expect(fourth.everyDepositAddress).toMatchObject({ completedTurn: false, turn: { startedAt: '2026-12-01T13:00:00.000Z', entries: EVERY_ADDRESS_PAGE, runs: 1 }, lastTurn: completed });
+    expect(reconciliationReport(fourth)).toContain(`the last full turn read ${everyAddress.length} in 3 run(s), 2026-12-01T10:00:00.000Z to 2026-12-01T12:00:00.000Z`);
+  });
+
+  it("a run that cannot keep where its page ended still compares and reports (the next run reads the page again); TRON alone reads no page", async () => {
+    const listing = listingOf(everyAddress);
+    const ledger = ledgerWith({ depositAddresses: { polygon: [] }, everyDepositAddress: listing });
+    const polygon = network('polygon');
+    listing.failKeep = new Error('AccessDeniedException: dynamodb:PutItem');
+    const refused = await reconcileHoldings({ ledger: async () => ledger, networks: [polygon.sources] });
+    expect(refused.everyDepositAddress).toMatchObject({ read: EVERY_ADDRESS_PAGE, notKept: 'Error: AccessDeniedException: dynamodb:PutItem' });
+    expect(reconciliationReport(refused)).toContain('WHERE THIS PAGE ENDED WAS NOT KEPT');
+    expect(polygon.unlistedRead()).toEqual(everyAddress.slice(0, EVERY_ADDRESS_PAGE));
+    delete listing.failKeep;
+    await reconcileHoldings({ ledger: async () => ledger, networks: [polygon.sources] });
+    expect(polygon.unlistedRead()).toEqual(everyAddress.slice(0, EVERY_ADDRESS_PAGE));
+
+    // No network reads beyond the list: no page is read, nothing is kept.
+    const tronOnly = listingOf(everyAddress);
+    const tron: NetworkReconcileSources = { network: 'tron', hotWalletAddress: async () => 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', usdtBalances: async () => new Map(), receipt: async () => null };
+    const alone = await reconcileHoldings({ ledger: async () => ledgerWith({ everyDepositAddress: tronOnly }), networks: [tron] });
+    expect(alone.everyDepositAddress).toBeNull();
+    expect(tronOnly.kept).toBeNull();
   });
 });

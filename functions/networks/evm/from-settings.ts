@@ -118,6 +118,8 @@ export function evmReconcileSources(name: EvmNetworkName, settings: SliceSetting
     usdtBalances: (addresses) => chain.usdtBalances(usdtContract, addresses),
     receipt: (txHash) => chain.receipt(txHash),
     hotWalletAddress,
+    // Every EVM deposit address, whatever its deposit's network (the same 20 bytes on each EVM
+    // chain): reconcile reads them a page a run in turn (EVERY_ADDRESS_PAGE), not all every run.
     readsEveryDepositAddressOf: isEvmAddress,
     gasBalance: (address) => chain.feeBalance(address),
     nativeBalances: (addresses) => chain.nativeBalances(forwarderFactory, addresses),

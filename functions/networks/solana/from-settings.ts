@@ -56,9 +56,9 @@ export const solanaChains: NetworkChains = {
       // Every Solana deposit address Cambio made, not only those the ledger lists as possibly holding
       // USDT: a payment the deposits never recorded (one made after its address was swept, a record
       // the confirmer dropped) is reported unexplained (../shared/networks.md: reconcile reports USDT
-      // at any Cambio address the ledger lacks). 100 accounts a getMultipleAccounts call, as EVM's
-      // balanceOf reads are batched. A deposit address is a wallet: TRON's and EVM's never decode to
-      // a point of Ed25519.
+      // at any Cambio address the ledger lacks), within one turn: reconcile reads them a page a run
+      // (EVERY_ADDRESS_PAGE), 100 accounts a getMultipleAccounts call, as EVM's balanceOf reads are
+      // batched. A deposit address is a wallet: TRON's and EVM's never decode to a point of Ed25519.
       readsEveryDepositAddressOf: isSolanaWallet,
       readsAllBalancesAtOnce: false,
     };
