@@ -40,11 +40,19 @@ export const ledgerEntryItem = {
   }),
 };
 
+/** How an export's line spells the entry's `type` value (DynamoDB JSON, `{"S":"LedgerEntry"}`). */
+const LEDGER_ENTRY_TYPE_IN_EXPORT = `"${ledgerEntryItem.type}"`;
+
 /**
  * One line of the daily export (`{"Item": {...}}` in DynamoDB JSON) as a LedgerEntry, or null when
  * the line holds another record (or nothing): for a reader that streams the export line by line.
  */
 export function ledgerEntryFromExportLine(line: string): LedgerEntry | null {
+  // An export holds every item of the table, ledger entries a small share of them: parsing each
+  // line (JSON, then DynamoDB JSON) made the daily job's time grow with deposits, addresses and
+  // events. Every entry's line holds its type's name as a string; a line without it is none. A
+  // line that holds it for another reason is parsed and judged by its type, as before.
+  if (!line.includes(LEDGER_ENTRY_TYPE_IN_EXPORT)) return null;
   const item = exportLineItem(line);
   return item && ledgerEntryItem.isOne(item) ? ledgerEntryItem.fromItem(item) : null;
 }
