@@ -4,11 +4,11 @@ import { ApiError } from '#functions/shared/errors';
 import { checkEmail } from '#functions/people/team';
 import { resetTwoFactorByOperator, RESET_REASON_LENGTH, type TwoFactorReset } from '#functions/people/two-factor-reset';
 import { parseSettings } from '#functions/settings/schema';
-import { CognitoIdentityProvider } from '#adapters/cognito/identity-provider';
+import { CognitoAccountAdministration } from '#adapters/cognito/account-administration';
 import { DynamoMembershipStore } from '#adapters/dynamo/membership-store';
 import { DynamoSignOuts } from '#adapters/dynamo/sign-out-store';
 import { DynamoTwoFactorStore } from '#adapters/dynamo/two-factor-store';
-import { LOCAL_CLIENT_ID, LOCAL_USER_POOL_ID, startCognitoEmulator } from '#local/cognito-emulator';
+import { LOCAL_USER_POOL_ID, startCognitoEmulator } from '#local/cognito-emulator';
 import { JavaMissingError } from '#local/dynamodb-local';
 import { DATA_DIR, runningRuntime } from '#local/local-data';
 import { operatorMailer } from './invitation-target.ts';
@@ -70,14 +70,12 @@ const mailer = operatorMailer(deployed, values['mail-from'], refuse);
 
 /** The stage's user pool: a deployed one by id (tests point COGNITO_ENDPOINT at the emulator); locally
  * the running runtime's emulator, or one on .data/ for the moment it takes. */
-async function withUserPool<T>(work: (pool: CognitoIdentityProvider) => Promise<T>): Promise<T> {
-  // An operator's command opens no session: nothing of the provider verifies a token here.
-  const noSessions = { verify: () => Promise.reject(new Error('an operator command opens no session')) };
-  if (deployed) return work(new CognitoIdentityProvider({ userPoolId, clientId: '', endpoint: parseSettings(['COGNITO_ENDPOINT'], process.env).COGNITO_ENDPOINT }, noSessions));
+async function withUserPool<T>(work: (pool: CognitoAccountAdministration) => Promise<T>): Promise<T> {
+  if (deployed) return work(new CognitoAccountAdministration({ userPoolId, endpoint: parseSettings(['COGNITO_ENDPOINT'], process.env).COGNITO_ENDPOINT }));
   const runningEndpoint = runningRuntime()?.cognitoEndpoint;
   const started = runningEndpoint ? null : await startCognitoEmulator({ dataDir: DATA_DIR });
   try {
-    return await work(new CognitoIdentityProvider({ userPoolId: LOCAL_USER_POOL_ID, clientId: LOCAL_CLIENT_ID, endpoint: runningEndpoint ?? started!.endpoint }, noSessions));
+    return await work(new CognitoAccountAdministration({ userPoolId: LOCAL_USER_POOL_ID, endpoint: runningEndpoint ?? started!.endpoint }));
   } finally {
     await started?.stop();
   }

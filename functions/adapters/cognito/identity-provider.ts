@@ -2,7 +2,6 @@ import {
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
   AdminGetUserCommand,
-  AdminSetUserMFAPreferenceCommand,
   AdminSetUserPasswordCommand,
   AdminUserGlobalSignOutCommand,
   ChangePasswordCommand,
@@ -14,6 +13,7 @@ import {
   RespondToAuthChallengeCommand,
   SetUserMFAPreferenceCommand,
   VerifySoftwareTokenCommand,
+  type AttributeType,
   type AuthenticationResultType,
   type InitiateAuthCommandOutput,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -21,7 +21,6 @@ import { signInRefused, validationFailed, WrongCodeError } from '#functions/shar
 import type { IdentityProvider, SessionTokens, TwoFactorChallenge, TwoFactorProvider } from '#functions/people/identity';
 import type { UnverifiedAccounts } from '#functions/people/email-verification';
 import type { PasswordAccounts } from '#functions/people/password-reset';
-import type { TwoFactorAdministration } from '#functions/people/two-factor-reset';
 import { awsClient } from '../aws-clients.ts';
 import type { SessionVerifier } from './session-verifier.ts';
 
@@ -38,20 +37,14 @@ export interface UserPoolSettings {
  * permanent; the pool's policy applies to both): the pool allows no self sign-up, so nobody can
  * make a user by calling Cognito's public SignUp with the app client's id, and no code is mailed.
  */
-export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvider, PasswordAccounts, UnverifiedAccounts, TwoFactorAdministration {
+export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvider, PasswordAccounts, UnverifiedAccounts {
   private readonly client: CognitoIdentityProviderClient;
 
   constructor(
     private readonly pool: UserPoolSettings,
     private readonly verifier: SessionVerifier,
   ) {
-    this.client = awsClient(
-      new CognitoIdentityProviderClient(
-        pool.endpoint ? { endpoint: pool.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-          : // The pool's own region (its id's prefix), wherever the caller runs: an operator's default may be another.
-            { region: pool.userPoolId.split('_')[0] },
-      ),
-    );
+    this.client = userPoolClient(pool);
   }
 
   async createUser(email: string, password: string): Promise<{ personId: string }> {
@@ -145,26 +138,13 @@ export class CognitoIdentityProvider implements IdentityProvider, TwoFactorProvi
   }
 
   async findPerson(email: string): Promise<{ personId: string } | null> {
-    const account = await this.twoFactorOfAccount(email);
-    return account && { personId: account.personId };
-  }
-
-  async twoFactorOfAccount(email: string): Promise<{ personId: string; enabled: boolean } | null> {
     try {
-      const { UserAttributes = [], UserMFASettingList = [] } = await this.client.send(new AdminGetUserCommand({ UserPoolId: this.pool.userPoolId, Username: email }));
-      const sub = UserAttributes.find((attribute) => attribute.Name === 'sub')?.Value;
-      if (!sub) throw new Error("AdminGetUser answered without the user's sub");
-      return { personId: sub, enabled: UserMFASettingList.includes('SOFTWARE_TOKEN_MFA') };
+      const { UserAttributes = [] } = await this.client.send(new AdminGetUserCommand({ UserPoolId: this.pool.userPoolId, Username: email }));
+      return { personId: subOf(UserAttributes) };
     } catch (error) {
       if ((error as Error).name === 'UserNotFoundException') return null;
       throw error;
     }
-  }
-
-  async turnOffTwoFactorOf(email: string): Promise<void> {
-    await this.client.send(
-      new AdminSetUserMFAPreferenceCommand({ UserPoolId: this.pool.userPoolId, Username: email, SoftwareTokenMfaSettings: { Enabled: false, PreferredMfa: false } }),
-    );
   }
 
   async setPassword(email: string, password: string): Promise<void> {
@@ -256,4 +236,23 @@ function throwIfLockedOut(error: unknown): void {
   if (name === 'NotAuthorizedException' && /attempts exceeded/i.test(message)) {
     throw signInRefused.lockedOut();
   }
+}
+
+/** The user's `sub`, Cambio's person id (AdminGetUser's attributes). */
+export function subOf(attributes: AttributeType[]): string {
+  const sub = attributes.find((attribute) => attribute.Name === 'sub')?.Value;
+  if (!sub) throw new Error("AdminGetUser answered without the user's sub");
+  return sub;
+}
+
+/** The pool's API client: the emulator's locally, else the pool's own region (its id's prefix),
+ * wherever the caller runs (an operator's default region may be another). */
+export function userPoolClient(pool: UserPoolSettings): CognitoIdentityProviderClient {
+  return awsClient(
+    new CognitoIdentityProviderClient(
+      pool.endpoint
+        ? { endpoint: pool.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : { region: pool.userPoolId.split('_')[0] },
+    ),
+  );
 }
