@@ -1,5 +1,7 @@
-import { EXPIRY_SETTLE_MARGIN_MS, type ChainReader, type RecipientFilter, type TokenTransfer } from '../networks/chain.ts';
+import { EXPIRY_SETTLE_MARGIN_MS, expirySettleMarginBlocks, type ChainReader, type RecipientFilter, type TokenTransfer } from '../networks/chain.ts';
 import type { Deposit } from './deposits.ts';
+import type { NetworkName } from '../networks/names.ts';
+import { networkNamed } from '../networks/registry.ts';
 import { stderrLog } from '../shared/log.ts';
 import { DepositAddressFilter } from './deposit-address-filter.ts';
 import { recordFinalDust } from './dust.ts';
@@ -100,7 +102,7 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
     const toBlock = Math.min(lastBlock, nextBlock + MAX_BLOCKS_PER_SCAN - 1);
     // Nothing new: every block up to the head (or the index's newest) was read before.
     if (toBlock < nextBlock) return { scanned: null, transfersSeen: 0, recorded: 0, credited: 0, lagBlocks: Math.max(0, (rescan ? lastBlock : latest) - nextBlock + 1), readThrough: rescan ? null : settledUpTo };
-    const fromBlock = rescan ? nextBlock : scanStart(chain, nextBlock, lease.rereadFrom);
+    const fromBlock = rescan ? nextBlock : scanStart(chain, deps.network, nextBlock, lease.rereadFrom);
     const addresses = deps.addresses ?? new DepositAddressFilter(deps.store, now);
     // Refreshed once, after the chain read: by the chain as it decodes, or here.
     let refreshed: Promise<void> | undefined;
@@ -168,13 +170,19 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
  * since, so a payment that a reorganisation put in a block already scanned is seen
  * (../shared/networks.md, "Finality, reorganisations and the node"); but no deeper than the chain's
  * finality depth below the cursor, so a node whose `finalized` block stalls or trails far
- * (Arbitrum's waits for Ethereum) costs a bounded read each run. The overlap stays when all was
- * final (a scanner catching up): a margin for a provider whose logs lag the block it calls final.
+ * (Arbitrum's waits for Ethereum) costs a bounded read each run.
+ *
+ * On such a chain the overlap is never less than EXPIRY_SETTLE_MARGIN_MS of the network's blocks,
+ * whatever the finality depth: where `finalized` is seconds behind the head (BSC, Polygon), the
+ * blocks not final at the last scan are few, and a block read once from a provider whose logs
+ * trail its node (or a backend behind the one that gave the head) would never be read again. The
+ * rest of the project allows a provider that long to catch up; a transfer read twice is recorded once.
  */
-function scanStart(chain: ChainReader, nextBlock: number, rereadFrom: number | undefined): number {
+function scanStart(chain: ChainReader, network: NetworkName, nextBlock: number, rereadFrom: number | undefined): number {
   if (chain.finalityDepth === undefined) return Math.max(0, nextBlock - SCAN_OVERLAP_BLOCKS);
-  const deepest = Math.max(0, nextBlock - chain.finalityDepth);
-  return Math.max(deepest, Math.min(nextBlock - SCAN_OVERLAP_BLOCKS, rereadFrom ?? deepest));
+  const overlap = Math.max(SCAN_OVERLAP_BLOCKS, expirySettleMarginBlocks(networkNamed(network)));
+  const deepest = Math.max(0, nextBlock - Math.max(chain.finalityDepth, overlap));
+  return Math.max(deepest, Math.min(nextBlock - overlap, rereadFrom ?? deepest));
 }
 
 /**

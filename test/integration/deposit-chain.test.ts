@@ -1,4 +1,7 @@
-import { TRON_AND_ETHEREUM_DEPOSIT_SETTINGS, TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
+import { ETHEREUM_WITHOUT_NODE, TRON_AND_ETHEREUM_DEPOSIT_SETTINGS, TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
+import { STAGES } from '../../config/stages.ts';
+import { depositSettingsFrom } from '#adapters/deposit-settings';
+import type { ChainBlock, ChainReader, TokenTransfer } from '#functions/networks/chain';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
@@ -6,7 +9,7 @@ import type { DepositChainStore } from '#functions/deposits/deposit-chain';
 import { scanDeposits, MAX_BLOCKS_PER_SCAN } from '#functions/deposits/deposit-scan';
 import { EXPIRY_SETTLE_MARGIN_MS } from '#functions/networks/chain';
 import { confirmDeposits, expireDeposits, expireWhereNotOpen } from '#functions/deposits/deposit-confirmation';
-import { DynamoDepositChainStore } from '#adapters/dynamo/deposit-chain-store';
+import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
 import type { NetworkName } from '#functions/networks/names';
 import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/networks/tron/tron-address';
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
@@ -692,5 +695,60 @@ describe('a split under the withdrawal allowlist', () => {
     for (const deposit of paid) expect((await read(deposit)).split).toMatchObject({ forwardedAmount: usdt('1') });
     expect(await balance()).toMatchObject({ available: usdt('12'), locked: usdt('4') });
     await expectLedgerMatchesBalances(env.db, env.tableName, companyId);
+  });
+});
+
+describe('a network whose final block is seconds behind its head (BSC)', () => {
+  const BSC_BLOCK_MS = 750;
+  const settings = depositSettingsFrom({
+    DEPOSIT_ACCOUNT_XPUB: TEST_MNEMONIC_ACCOUNT_XPUB,
+    DEPOSIT_REQUIRED_CONFIRMATIONS: 19,
+    EVM_NETWORKS: { bsc: { ...ETHEREUM_WITHOUT_NODE, chainId: 56 } },
+    SOLANA: undefined,
+    USDT_CONTRACT: STAGES.local.functionEnvironment.USDT_CONTRACT,
+  });
+  const usdtContract = ETHEREUM_WITHOUT_NODE.usdtContract;
+  const bscStore = new DynamoDepositChainStore(env.db, env.tableName, 'bsc');
+
+  it('a payment its provider left out of the logs when first read, 25 blocks below the head, is read again a minute later and recorded', async () => {
+    const startMs = clock.epochMs();
+    let head = 1_000;
+    const blockOf = (number: number): ChainBlock => ({ number, hash: `0x${number.toString(16).padStart(64, '0')}`, timestamp: new Date(startMs + (number - 1_000) * BSC_BLOCK_MS).toISOString() });
+    const payments: TokenTransfer[] = [];
+    // The provider's logs index trails its node once: the first read of the payment's block comes back without it.
+    let trailing = false;
+    const bsc: ChainReader = {
+      finalityDepth: 64,
+      latestBlock: async () => blockOf(head),
+      finalBlock: async () => blockOf(head - 2),
+      blockAt: async (number) => (number <= head ? blockOf(number) : null),
+      transfers: async (contract, fromBlock, toBlock) => {
+        const inRange = payments.filter((payment) => payment.contract === contract && payment.blockNumber >= fromBlock && payment.blockNumber <= toBlock);
+        if (trailing) {
+          trailing = false;
+          return [];
+        }
+        return inRange;
+      },
+      receipt: async () => null,
+      finalReceipt: async () => null,
+    };
+    const scanBsc = () => scanDeposits({ network: 'bsc', chain: bsc, store: bscStore, usdtContract, now: clock.now, cursor: new DynamoScanCursor(env.db, env.tableName, 'bsc-usdt'), owner: 'scanner-bsc' });
+    // The first scan places the cursor at the head.
+    await scanBsc();
+
+    const deposit = await createDeposit(deposits, settings, companyId, { network: 'bsc', reference: `bsc-${Math.random()}`, amount: usdt('7') }, clock.now());
+    head += 100;
+    clock.advance(100 * BSC_BLOCK_MS);
+    const paidIn = blockOf(head - 25);
+    payments.push({ txHash: `0x${'ab'.repeat(32)}`, eventIndex: 0, blockNumber: paidIn.number, blockHash: paidIn.hash, contract: usdtContract, from: '0x000000000000000000000000000000000000dEaD', to: deposit.address, amount: usdt('7') });
+    trailing = true;
+    expect((await scanBsc()).recorded).toBe(0);
+
+    // A minute of BSC's blocks on (80): the payment's block, final long since, is read again.
+    head += 80;
+    clock.advance(80 * BSC_BLOCK_MS);
+    expect((await scanBsc()).recorded).toBe(1);
+    expect(await getDeposit(deposits, companyId, deposit.id)).toMatchObject({ creditedAmount: usdt('7') });
   });
 });
