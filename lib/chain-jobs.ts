@@ -41,7 +41,14 @@ export function chainJobs(stack: StageScope, config: StageConfig): ChainJobs {
   if (!first) throw new Error(`Stage ${config.stage} opens no network`);
   // Every chain job reaches each family's nodes; none but the sender and the sweeper signs.
   const nodes = families.flatMap((family) => family.nodes);
-  const poller = stack.stageFunction(JOBS.depositPoller.handler, { bind: [tableActions(stack.table, ...TABLE_READ, ...TABLE_WRITE), ...nodes], timeout: Duration.seconds(55) });
+  // One address filter for every network a container polls, ~290 B an address listed (~300 MB at
+  // a million, read over the first runs of a cold start, 15 s of each): 512 MB would not hold it,
+  // and the CPU that comes with 1,024 reads it twice as fast (docs/capacity.md, What grows).
+  const poller = stack.stageFunction(JOBS.depositPoller.handler, {
+    bind: [tableActions(stack.table, ...TABLE_READ, ...TABLE_WRITE), ...nodes],
+    timeout: Duration.seconds(55),
+    memorySize: 1024,
+  });
   // Each other network's poller at its own rate, its input naming it; the first network's runs on
   // the chain jobs' schedule below, with no input.
   for (const everyMinutes of [...new Set(others.map((network) => network.pollEveryMinutes))].sort((a, b) => a - b)) {

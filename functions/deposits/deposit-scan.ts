@@ -39,6 +39,10 @@ export interface ScanDeps {
   /** The process's address filter, kept across runs (the poller's module scope); absent, each run
    * loads one whole. */
   addresses?: DepositAddressFilter;
+  /** While the filter has not read the listing whole yet, when its refresh stops reading (after a
+   * page at least) and leaves the rest to the next run's: the run keeps its time to scan, and the
+   * filter answers as for an incomplete listing meanwhile. Absent, the refresh reads to the end. */
+  listingReadUntil?: Date;
 }
 
 export interface ScanResult {
@@ -106,7 +110,7 @@ export async function scanDeposits(deps: DepositJobDeps & ScanDeps): Promise<Sca
     const addresses = deps.addresses ?? new DepositAddressFilter(deps.store, now);
     // Refreshed once, after the chain read: by the chain as it decodes, or here.
     let refreshed: Promise<void> | undefined;
-    const refresh = () => (refreshed ??= addresses.refresh());
+    const refresh = () => (refreshed ??= addresses.refresh(deps.listingReadUntil));
     let leftOut = 0;
     const recipients: RecipientFilter = {
       afterRead: refresh,

@@ -287,9 +287,9 @@ describe.each(['sandbox', 'production'] as const)('Cambio-%s', (stage) => {
   });
 
   describe('functions', () => {
-    it("runs one function per /v1 route, one for the dashboard API, one for its simulator and one per dashboard download, plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender, the reconcile job, the finance export check, the ledger CSV job, the screening refresh and the usage key provisioner, all on nodejs22.x and arm64, 512 MB but the ledger CSV job's and the screening refresh's 1 GB", () => {
+    it("runs one function per /v1 route, one for the dashboard API, one for its simulator and one per dashboard download, plus the authorizer, the deposit poller, the withdrawal sender, the deposit sweeper, the webhook dispatcher and sender, the reconcile job, the finance export check, the ledger CSV job, the screening refresh and the usage key provisioner, all on nodejs22.x and arm64, 512 MB but the ledger CSV job's, the screening refresh's and the deposit poller's (its address filter) 1 GB", () => {
       const functions = Object.values(cambioFunctions(resourcesOfType(template, 'AWS::Lambda::Function')));
-      const gigabyte = [JOBS.ledgerDayCsv.handler, JOBS.screeningRefresh.handler].map((handler) => functionName(stage, handler));
+      const gigabyte = [JOBS.ledgerDayCsv.handler, JOBS.screeningRefresh.handler, JOBS.depositPoller.handler].map((handler) => functionName(stage, handler));
 
       expect(functions).toHaveLength(ROUTES.length + 11 + 1 + 1 + 1 + DASHBOARD_DOWNLOADS.length);
       for (const fn of functions) {

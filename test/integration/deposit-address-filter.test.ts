@@ -1,5 +1,6 @@
 import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
 import { scanDeposits } from '#functions/deposits/deposit-scan';
@@ -8,12 +9,47 @@ import { TEST_MNEMONIC_ACCOUNT_XPUB, deriveDepositAddress } from '#functions/net
 import { DynamoCompanyStore } from '#adapters/dynamo/company-store';
 import { DynamoDepositStore } from '#adapters/dynamo/deposit-store';
 import { DynamoDepositChainStore, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { depositAddressListedItem } from '#adapters/dynamo/items/deposit-address';
+import type { LocalRuntime } from '#local/runtime';
 import { countDynamoRequests, dynamoRequestCounts } from '../../bench/dynamo-requests.ts';
 import { useFreshTable } from '../support/dynamo.ts';
+import { apiClient, startTestApi } from '../support/local-api.ts';
 import { usdt } from '../support/money.ts';
 import { ChainClock, sandboxChainOver, USDT } from '../support/sandbox-chain-jobs.ts';
 
 countDynamoRequests();
+
+/** The reads of the deposit address listing this process sent, each as a refresh of the filter
+ * makes it: of what was listed since a time (`since`), or of the whole listing, from its start or
+ * on from where an earlier page stopped (`resumed`). */
+const listingReads: { since: boolean; resumed: boolean }[] = [];
+const readsFromTheStart = () => listingReads.filter((read) => !read.since && !read.resumed).length;
+{
+  type AnyClient = { middlewareStack: DynamoDBClient['middlewareStack']; config: { serviceId?: string } };
+  type Send = (this: AnyClient, ...args: unknown[]) => Promise<unknown>;
+  const recording = new WeakSet<object>();
+  const base = Object.getPrototypeOf(DynamoDBClient.prototype) as { send: Send };
+  const send = base.send;
+  // As bench/dynamo-requests.ts counts: the poller makes its client at module scope, out of reach.
+  base.send = function (this: AnyClient, ...args: unknown[]) {
+    if (this.config.serviceId === 'DynamoDB' && !recording.has(this.middlewareStack)) {
+      recording.add(this.middlewareStack);
+      this.middlewareStack.add(
+        (next, context) => async (args) => {
+          const input = args.input as { ExpressionAttributeValues?: Record<string, unknown>; KeyConditionExpression?: string; ExclusiveStartKey?: unknown };
+          const partition = input.ExpressionAttributeValues?.[':pk'] as { S?: string } | string | undefined;
+          const read = typeof partition === 'string' ? partition : partition?.S;
+          if (context.commandName === 'QueryCommand' && read === depositAddressListedItem.partition) {
+            listingReads.push({ since: input.KeyConditionExpression?.includes('SK') ?? false, resumed: input.ExclusiveStartKey !== undefined });
+          }
+          return next(args);
+        },
+        { step: 'initialize', name: 'listingReadRecorder' },
+      );
+    }
+    return send.apply(this, args);
+  };
+}
 
 const env = useFreshTable();
 const clock = new ChainClock('2026-11-22T00:00:00.000Z', 3000);
@@ -80,5 +116,80 @@ describe('the scanner’s deposit address filter', () => {
     expect(sent('GetItemCommand')).toBe(1);
     // The lease (take, advance, release), the chain's transfers and what was listed since.
     expect(sent('QueryCommand')).toBe(2);
+  });
+});
+
+describe('the filter’s first read of a large listing, a page at a time within a time', () => {
+  /** A filter as a cold start has it, reading two addresses a page; `readUntil` now: one page a scan. */
+  const coldFilter = () => new DepositAddressFilter(store, clock.now, 2);
+  const scanWith = (filter: DepositAddressFilter, listingReadUntil?: Date) =>
+    scanDeposits({ network: 'tron', chain, store, usdtContract: USDT, now: clock.now, cursor: new DynamoScanCursor(env.db, env.tableName, 'tron-usdt'), owner: 'scanner', addresses: filter, listingReadUntil });
+
+  it('stops after a page, finds a payment to an address of a later page all the same, and reads on from there at the next scan', async () => {
+    const made = [await newDeposit(), await newDeposit(), await newDeposit(), await newDeposit()];
+    const paid = made.at(-1)!;
+    await pay(paid.address, '3');
+    clock.advanceBlocks(1);
+    const filter = coldFilter();
+    listingReads.length = 0;
+    expect((await scanWith(filter, clock.now())).recorded).toBe(1);
+    // The listing's first page alone; the payment's address, listed after it, was read by itself.
+    expect(filter.size).toBe(2);
+    expect(listingReads).toEqual([{ since: false, resumed: false }]);
+    expect(await read(paid)).toMatchObject({ status: 'confirming', receivedAmount: usdt('3') });
+
+    clock.advanceBlocks(1);
+    listingReads.length = 0;
+    await scanWith(filter, clock.now());
+    expect(listingReads).toEqual([{ since: false, resumed: true }]);
+    expect(filter.size).toBe(4);
+  });
+
+  it('finds, from memory once the read is whole, an address listed under a place the read had passed', async () => {
+    const filter = coldFilter();
+    clock.advanceBlocks(1);
+    await scanWith(filter, clock.now());
+    expect(filter.size).toBe(2);
+    // Stamped well before its commit (a slow API call, a skewed clock), within the margin: listed
+    // first of all, under the place the read has passed.
+    const stampedBefore = await newDeposit(new Date(clock.now().getTime() - 4.5 * 60_000));
+    expect((await store.depositAddressesListedPage(null, 1)).listed[0]!.address).toBe(stampedBefore.address);
+    await pay(stampedBefore.address, '8');
+    clock.advanceBlocks(1);
+
+    // This scan's refresh reads the listing to its end: the filter answers from memory from then on.
+    listingReads.length = 0;
+    expect((await scanWith(filter)).recorded).toBe(1);
+    expect(await read(stampedBefore)).toMatchObject({ status: 'confirming', receivedAmount: usdt('8') });
+    expect(readsFromTheStart()).toBe(0);
+    expect(filter.size).toBe((await store.depositAddressesListed(null)).length);
+
+    // And then reads only what was listed since.
+    clock.advanceBlocks(1);
+    listingReads.length = 0;
+    await scanWith(filter, clock.now());
+    expect(listingReads).toEqual([{ since: true, resumed: false }]);
+  });
+});
+
+describe('the deposit poller (functions/handlers/jobs/deposit-poller.ts), polling two networks in one process', () => {
+  let runtime: LocalRuntime;
+
+  beforeAll(async () => {
+    runtime = await startTestApi({ solana: true });
+  });
+
+  afterAll(() => runtime?.stop());
+
+  it('reads the whole listing once, for both networks’ scans', async () => {
+    const { pollDeposits } = await import('../../functions/handlers/jobs/deposit-poller.ts');
+    const made = await apiClient(runtime)('POST', '/deposits', { body: { method: 'usdt', network: 'tron', reference: 'listed-once' } });
+    expect(made.status).toBe(201);
+    listingReads.length = 0;
+    await pollDeposits('tron');
+    await pollDeposits('solana');
+    expect(readsFromTheStart()).toBe(1);
+    // The second network's scan read what was listed since the first's.
+    expect(listingReads.at(-1)).toEqual({ since: true, resumed: false });
   });
 });

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DepositChainStore } from '#functions/deposits/deposit-chain';
 import type { ScanCursor } from '#functions/deposits/deposit-scan';
-import type { AddressOwner, ListedDepositAddress } from '#functions/deposits/deposit-address-filter';
+import type { AddressOwner, ListedDepositAddress, ListingPage } from '#functions/deposits/deposit-address-filter';
 import { keepsSanctionedMoneyInPlace, transferId, type DepositChange, type TransferKey, type TransferRecord } from '#functions/deposits/deposit-transitions';
 import type { Deposit } from '#functions/deposits/deposits';
 import { balanceChanges, subjectOf, type LedgerEntry } from '#functions/ledger/ledger';
@@ -12,10 +12,10 @@ import { chainTransferItem, scanCursorItem, scanRescanItem } from './items/chain
 import type { Item } from './items/item.ts';
 import { dustTransferItem } from './items/dust-transfer.ts';
 import type { DustTransfer } from '#functions/deposits/dust';
-import { addressIndexCounterItem, depositAddressCounts, depositAddressItem } from './items/deposit-address.ts';
+import { depositAddressCounts, depositAddressItem } from './items/deposit-address.ts';
 import { batchGetAll, gsi1Partition, heldCondition, queryAll, readItem } from './queries.ts';
 import { MoneyTransaction, stale } from './transaction.ts';
-import { depositAddressesListedSince } from './deposit-address-listing.ts';
+import { DynamoDepositAddressListing } from './deposit-address-listing.ts';
 import { depositItem } from './items/deposit.ts';
 import { auditEntryItem } from './items/audit-entry.ts';
 import { withdrawalItem, withdrawalReferenceItem } from './items/withdrawal.ts';
@@ -92,22 +92,27 @@ export class DynamoDepositChainStore extends TableStore implements DepositChainS
     super(db, tableName);
   }
 
+  /** The deposit address listing, the same for every network. */
+  private readonly listing = new DynamoDepositAddressListing(this.db, this.tableName);
+
   allowlistFor(companyId: string, network: NetworkName, address: string) {
     return allowlistReader(this.db, this.tableName).allowlistFor(companyId, network, address);
   }
 
-  async ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>> {
-    const items = await batchGetAll(this.db, this.tableName, addresses.map(depositAddressItem.key), { projection: depositAddressItem.ownerProjection });
-    return new Map(items.map((item) => [depositAddressItem.addressOf(item), depositAddressItem.ownerFromItem(item)]));
+  ownersOf(addresses: string[]): Promise<Map<string, AddressOwner>> {
+    return this.listing.ownersOf(addresses);
   }
 
   depositAddressesListed(since: string | null): Promise<ListedDepositAddress[]> {
-    return depositAddressesListedSince(this.db, this.tableName, since);
+    return this.listing.depositAddressesListed(since);
   }
 
-  async listsEveryAddress(): Promise<boolean> {
-    const counter = await readItem(this.db, this.tableName, addressIndexCounterItem.key());
-    return counter !== null && addressIndexCounterItem.listsEveryAddressOf(counter);
+  depositAddressesListedPage(after: string | null, limit: number): Promise<ListingPage> {
+    return this.listing.depositAddressesListedPage(after, limit);
+  }
+
+  listsEveryAddress(): Promise<boolean> {
+    return this.listing.listsEveryAddress();
   }
 
   /** Each one put unless already there (the scanner may see a final block twice): a few a day at

@@ -12,6 +12,7 @@ import { FIRST_NETWORK, metricsDimensionOf, type NetworkName } from '#functions/
 import { networksOpenIn } from '#functions/networks/open-networks';
 import { chainsOf } from '#functions/networks/chain-registry';
 import { DynamoDepositChainStore, DynamoRescanCursor, DynamoScanCursor } from '#adapters/dynamo/deposit-chain-store';
+import { DynamoDepositAddressListing } from '#adapters/dynamo/deposit-address-listing';
 import { MetricUnit, runJob } from '#adapters/observability';
 import { functionSettings } from '#functions/settings/functions';
 import { screeningListOf } from '#adapters/dynamo/screening-store';
@@ -19,9 +20,7 @@ import { screeningListOf } from '#adapters/dynamo/screening-store';
 const settings = functionSettings('jobs/deposit-poller');
 const { db, tableName } = dynamoFrom(settings);
 
-/** One network's scanner: its chain, its records and cursor, and its address filter, kept across
- * warm invocations (loaded whole by the first scan of a cold start, then refreshed with what was
- * listed since at every scan). */
+/** One network's scanner: its chain, its records and cursor, kept across warm invocations. */
 function pollerOf(network: NetworkName) {
   const { chain, settings: chainSettings } = chainsOf(network).connect(db, tableName, settings);
   const store = new DynamoDepositChainStore(db, tableName, network);
@@ -35,10 +34,19 @@ function pollerOf(network: NetworkName) {
     deps: { network, chain, store, usdtContract: chainSettings.usdtContract, holds },
     cursor: new DynamoScanCursor(db, tableName, chainSettings.cursorName, chainSettings.previousCursorNames),
     rescanCursor: new DynamoRescanCursor(db, tableName, chainSettings.cursorName),
-    addresses: new DepositAddressFilter(store),
   };
 }
 const pollers = new Map<NetworkName, ReturnType<typeof pollerOf>>();
+
+/** The address filter of every network's scanner in this process, kept across warm invocations:
+ * the listing holds every network's addresses, so a container that polls several networks reads
+ * and holds it once. Read whole over the first runs of a cold start (LISTING_READ_MS of each), then
+ * refreshed with what was listed since at every scan. */
+const addresses = new DepositAddressFilter(new DynamoDepositAddressListing(db, tableName));
+/** How much of a run, from its start, the filter's first read of the listing may take: the rest of
+ * the 55 s is the run's to scan (its recipients looked up meanwhile, as for an incomplete listing),
+ * confirm and expire; a large listing is read on by the next runs. */
+const LISTING_READ_MS = 15_000;
 
 /** How long a run keeps scanning while behind: well inside the function's 55 s timeout, leaving
  * time to confirm and expire. */
@@ -56,9 +64,10 @@ const CATCH_UP_LAG_BLOCKS = 20;
  */
 export async function pollDeposits(network: NetworkName, log?: Log) {
   if (!pollers.has(network)) pollers.set(network, pollerOf(network));
-  const { deps, cursor, rescanCursor, addresses } = pollers.get(network)!;
+  const { deps, cursor, rescanCursor } = pollers.get(network)!;
   const startedAt = Date.now();
-  const scanning = (scanCursor: ScanCursor) => () => scanDeposits({ ...deps, log, cursor: scanCursor, owner: randomUUID(), addresses });
+  const listingReadUntil = new Date(startedAt + LISTING_READ_MS);
+  const scanning = (scanCursor: ScanCursor) => () => scanDeposits({ ...deps, log, cursor: scanCursor, owner: randomUUID(), addresses, listingReadUntil });
   // A fast chain (Arbitrum makes four blocks a second) outruns one scan a minute: scan again
   // while behind, within the run's time, each scan taking the cursor's lease anew.
   const liveScan = scanning(cursor);

@@ -162,6 +162,12 @@ export const depositAddressListedItem = {
   sortKeyOf: (item: Item): string => item.SK as string,
   /** The sort key from which entries made at or after `createdAt` are listed. */
   from: (createdAt: string) => createdAt,
+  /** The key a page read resumes after, from the sort key of the entry it read last. */
+  keyAt: (sortKey: string) => ({ PK: depositAddressListedItem.partition, SK: sortKey }),
+  /** What a read of the listing for `fromItem` projects: `address`, `addressIndex`, `companyId`,
+   * `depositId`. It costs the same read units as the whole entry; it spares the bytes sent and
+   * parsed, and what a page holds in memory while it is read. */
+  listedProjection: { expression: '#address, addressIndex, companyId, depositId', names: { '#address': 'address' } },
   fromItem: (item: Item): ListedDepositAddress => ({
     address: item.address as string,
     addressIndex: Number(toBigInt(item.addressIndex)),
