@@ -1,4 +1,5 @@
 import { BaseError } from 'viem';
+import { hostOf, withoutUrlPaths } from '#functions/shared/url-masking';
 
 /**
  * What an operator's command prints of the error it failed on, without a node provider's key: a
@@ -13,20 +14,3 @@ export function errorText(error: unknown): string {
   const node = request && `Node: ${hostOf(request.url)}${request.status ? `, HTTP ${request.status}` : ''}.`;
   return withoutUrlPaths([error.shortMessage, node, error.details && `Details: ${error.details}`].filter(Boolean).join(' '));
 }
-
-const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi;
-/** What may close a sentence around a URL rather than belong to it. */
-const TRAILING = /[.,;:!?)\]}]+$/;
-
-function withoutUrlPaths(text: string): string {
-  return text.replace(URL_IN_TEXT, (found) => {
-    const trailing = found.match(TRAILING)?.[0] ?? '';
-    const url = found.slice(0, found.length - trailing.length);
-    if (!URL.canParse(url)) return `<a URL>${trailing}`;
-    const { protocol, host, pathname, search, hash } = new URL(url);
-    // Credentials (user:pass@) are dropped with the rest.
-    return `${protocol}//${host}${pathname === '/' && !search && !hash ? '' : '/…'}${trailing}`;
-  });
-}
-
-const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : 'the node');

@@ -256,6 +256,27 @@ const LOCAL_ONLY: { name: StageSettingName; value?: string }[] = [
   { name: 'WEBHOOK_ALLOW_LOOPBACK_HTTP', value: 'true' },
 ];
 
+/** SOLANA's keys in this repository: every function's environment, and so the CloudFormation
+ * template, carries SOLANA whole, and the sweeper prefers localDepositSeed to depositSeedSecret. */
+const SOLANA_LOCAL_ONLY = ['localHotWalletKey', 'localDepositSeed'] as const;
+
+/** What SOLANA (JSON, unparsed: a malformed one is parseSettings' problem) may not say on a deployed
+ * stage, and the secret the sweeper needs there in place of the local seed. */
+function deployedSolanaProblems(solana: string | undefined): string[] {
+  if (solana === undefined || solana === '') return [];
+  let figures: unknown;
+  try {
+    figures = JSON.parse(solana);
+  } catch {
+    return [];
+  }
+  if (figures === null || typeof figures !== 'object') return [];
+  const network = figures as Record<string, unknown>;
+  const problems = SOLANA_LOCAL_ONLY.filter((key) => network[key] !== undefined).map((key) => `SOLANA.${key} is for the local stage only`);
+  if (network.depositSeedSecret === undefined) problems.push('Missing SOLANA.depositSeedSecret (the sweeper reads the deposit seed from it on a deployed stage)');
+  return problems;
+}
+
 /**
  * Checks a stage's figures (config/stages.ts) against the schema and the rules between settings.
  * Throws one error listing every problem, each naming the stage and the variable: `cdk synth`
@@ -281,6 +302,7 @@ export function checkStageSettings(stage: (typeof STAGE_NAMES)[number], figures:
     for (const { name, value } of LOCAL_ONLY) {
       if (env[name] !== undefined && (value === undefined || env[name] === value)) problems.push(`${name}${value ? `=${value}` : ''} is for the local stage only`);
     }
+    problems.push(...deployedSolanaProblems(env.SOLANA));
   }
   for (const name of Object.keys(env)) if (!(name in STAGE_SETTINGS)) problems.push(`${name} is not a stage setting (functions/settings/schema.ts)`);
   if (problems.length > 0) throw new SettingsError(problems.map((problem) => `Stage ${stage}: ${problem}`));

@@ -59,7 +59,7 @@ describe('the settings schema', () => {
     finalizedTag: true,
     confirmations: 64,
   };
-  const SOLANA = { rpcUrl: 'https://solana.example.com/rpc', usdtMint: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB' };
+  const SOLANA = { rpcUrl: 'https://solana.example.com/rpc', usdtMint: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', depositSeedSecret: 'cambio/solana-deposit-seed' };
   const withNetworkFigure = (figure: 'withdrawalFeeUsdt' | 'withdrawalMinimumUsdt' | 'sweepMinimumUsdt', value: string) => ({
     ...STAGES.sandbox.functionEnvironment,
     EVM_NETWORKS: JSON.stringify({ ethereum: { ...ETHEREUM, [figure]: value } }),
@@ -128,6 +128,30 @@ describe('the settings schema', () => {
       'Stage sandbox: WEBHOOK_ALLOW_LOOPBACK_HTTP=true is for the local stage only',
       'Stage sandbox: WITHDRAWAL_FEE is not a stage setting (functions/settings/schema.ts)',
     ]);
+  });
+
+  it("refuses Solana's local hot wallet key and deposit seed on a deployed stage, and asks for the deposit seed's secret there", () => {
+    const solana = { rpcUrlSecret: 'cambio/solana-rpc', usdtMint: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB' };
+    const local = { ...solana, localHotWalletKey: 'ab'.repeat(64), localDepositSeed: 'cd'.repeat(64) };
+    const problems = (stage: 'local' | 'sandbox' | 'production', network: object) => {
+      try {
+        checkStageSettings(stage, { ...STAGES[stage].functionEnvironment, SOLANA: JSON.stringify(network) });
+        return [];
+      } catch (error) {
+        return (error as SettingsError).problems;
+      }
+    };
+
+    expect(problems('production', local)).toEqual([
+      'Stage production: SOLANA.localHotWalletKey is for the local stage only',
+      'Stage production: SOLANA.localDepositSeed is for the local stage only',
+      'Stage production: Missing SOLANA.depositSeedSecret (the sweeper reads the deposit seed from it on a deployed stage)',
+    ]);
+    expect(problems('sandbox', { ...solana, localDepositSeed: 'cd'.repeat(64), depositSeedSecret: 'cambio/solana-deposit-seed' })).toEqual([
+      'Stage sandbox: SOLANA.localDepositSeed is for the local stage only',
+    ]);
+    expect(problems('sandbox', { ...solana, depositSeedSecret: 'cambio/solana-deposit-seed' })).toEqual([]);
+    expect(problems('local', local)).toEqual([]);
   });
 });
 

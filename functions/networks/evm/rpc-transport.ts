@@ -1,4 +1,5 @@
 import { BaseError, createTransport, http, HttpRequestError, RpcRequestError, shouldThrow, TimeoutError, type EIP1193RequestFn, type Transport } from 'viem';
+import { withoutUrlPaths } from '../../shared/url-masking.ts';
 
 /**
  * An EVM network's nodes as one JSON-RPC transport: a network may list several URLs (a provider's and
@@ -63,7 +64,8 @@ export function failoverTransport(urls: RpcUrls, { timeoutMs = DEFAULT_RPC_TIMEO
             const result = await node.request({ method, params } as never, options as never);
             failedAt.delete(node.url);
             return result;
-          } catch (error) {
+          } catch (caught) {
+            const error = withoutNodeUrls(caught);
             // A revert or a refused signature: the same on every node.
             if (error instanceof Error && shouldThrow(error)) throw error;
             if (nodeFault(error)) {
@@ -76,6 +78,35 @@ export function failoverTransport(urls: RpcUrls, { timeoutMs = DEFAULT_RPC_TIMEO
       }) as EIP1193RequestFn,
     });
   };
+}
+
+/**
+ * The error, its causes' texts and their `url` with each URL cut to its scheme and host: a provider's
+ * URL carries its key, and viem's HTTP, JSON-RPC and timeout errors (and the errors viem wraps them
+ * in above this transport, whose texts are made of these) print it whole into the logs and traces of
+ * whatever fails on them. The error is changed in place, so its class, name, code and status, which
+ * callers and nodeFault tell errors apart by, stay what they were.
+ */
+function withoutNodeUrls(error: unknown): unknown {
+  const seen = new Set<object>();
+  for (let link: unknown = error; link !== null && typeof link === 'object' && !seen.has(link); link = (link as { cause?: unknown }).cause) {
+    seen.add(link);
+    // message and stack are own properties of an Error, though not enumerable.
+    for (const key of Object.getOwnPropertyNames(link)) {
+      const value = (link as Record<string, unknown>)[key];
+      const masked =
+        typeof value === 'string' ? withoutUrlPaths(value)
+        : Array.isArray(value) && value.every((item) => typeof item === 'string') ? value.map(withoutUrlPaths)
+        : value;
+      if (String(masked) === String(value)) continue;
+      try {
+        (link as Record<string, unknown>)[key] = masked;
+      } catch {
+        // A read-only property (none of viem's is): left as it is rather than fail the request on it.
+      }
+    }
+  }
+  return error;
 }
 
 /** A failure of the node rather than its answer to the request: no HTTP answer or an HTTP error
