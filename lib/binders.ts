@@ -68,14 +68,12 @@ export const keyUseRecording = (table: ITable): Binder => (fn) => {
   return {};
 };
 
-/** DeleteItem on the items of these partitions alone (IAM's `dynamodb:LeadingKeys`, `*` a
- * wildcard): for a job that finishes records by deleting them and deletes nothing else. DynamoDB
- * authorises each part of a transaction by its own action, a Delete part by DeleteItem. */
-export const deletesUnder = (table: ITable, partitions: string[]): Binder => (fn) => {
+/** `action` on the items of these partitions alone (IAM's `dynamodb:LeadingKeys`, `*` a wildcard). */
+const onPartitionsAlone = (action: string) => (table: ITable, partitions: string[]): Binder => (fn) => {
   if (partitions.length === 0) return {};
   fn.addToRolePolicy(
     new PolicyStatement({
-      actions: ['dynamodb:DeleteItem'],
+      actions: [action],
       resources: [table.tableArn],
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions } },
     }),
@@ -83,19 +81,15 @@ export const deletesUnder = (table: ITable, partitions: string[]): Binder => (fn
   return {};
 };
 
-/** PutItem on the items of these partitions alone (IAM's `dynamodb:LeadingKeys`): for a job that
- * reads the table and keeps one place of its own, such as reconcile's turn through every deposit
- * address (items/reconcile-address-turn.ts), and may change nothing else. */
-export const putsUnder = (table: ITable, partitions: string[]): Binder => (fn) => {
-  fn.addToRolePolicy(
-    new PolicyStatement({
-      actions: ['dynamodb:PutItem'],
-      resources: [table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': partitions } },
-    }),
-  );
-  return {};
-};
+/** DeleteItem on the items of these partitions alone: for a job that finishes records by deleting
+ * them and deletes nothing else. DynamoDB authorises each part of a transaction by its own action,
+ * a Delete part by DeleteItem. */
+export const deletesUnder = onPartitionsAlone('dynamodb:DeleteItem');
+
+/** PutItem on the items of these partitions alone: for a job that reads the table and keeps one
+ * place of its own, such as reconcile's turn through every deposit address
+ * (items/reconcile-address-turn.ts), and may change nothing else. */
+export const putsUnder = onPartitionsAlone('dynamodb:PutItem');
 
 /** The table, read and write (CDK's grantReadWriteData): the API routes that change state. */
 export const tableReadWrite = (table: ITable): Binder => (fn) => {
