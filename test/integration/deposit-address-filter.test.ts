@@ -1,6 +1,6 @@
 import { TRON_DEPOSIT_SETTINGS } from '../support/deposit-settings.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { observeEveryDynamoRequest } from '../support/dynamo-request-observer.ts';
 import { createCompany } from '#functions/companies/company';
 import { createDeposit, getDeposit, type Deposit } from '#functions/deposits/deposits';
 import { scanDeposits } from '#functions/deposits/deposit-scan';
@@ -24,32 +24,15 @@ countDynamoRequests();
  * on from where an earlier page stopped (`resumed`). */
 const listingReads: { since: boolean; resumed: boolean }[] = [];
 const readsFromTheStart = () => listingReads.filter((read) => !read.since && !read.resumed).length;
-{
-  type AnyClient = { middlewareStack: DynamoDBClient['middlewareStack']; config: { serviceId?: string } };
-  type Send = (this: AnyClient, ...args: unknown[]) => Promise<unknown>;
-  const recording = new WeakSet<object>();
-  const base = Object.getPrototypeOf(DynamoDBClient.prototype) as { send: Send };
-  const send = base.send;
-  // As bench/dynamo-requests.ts counts: the poller makes its client at module scope, out of reach.
-  base.send = function (this: AnyClient, ...args: unknown[]) {
-    if (this.config.serviceId === 'DynamoDB' && !recording.has(this.middlewareStack)) {
-      recording.add(this.middlewareStack);
-      this.middlewareStack.add(
-        (next, context) => async (args) => {
-          const input = args.input as { ExpressionAttributeValues?: Record<string, unknown>; KeyConditionExpression?: string; ExclusiveStartKey?: unknown };
-          const partition = input.ExpressionAttributeValues?.[':pk'] as { S?: string } | string | undefined;
-          const read = typeof partition === 'string' ? partition : partition?.S;
-          if (context.commandName === 'QueryCommand' && read === depositAddressListedItem.partition) {
-            listingReads.push({ since: input.KeyConditionExpression?.includes('SK') ?? false, resumed: input.ExclusiveStartKey !== undefined });
-          }
-          return next(args);
-        },
-        { step: 'initialize', name: 'listingReadRecorder' },
-      );
-    }
-    return send.apply(this, args);
-  };
-}
+// As bench/dynamo-requests.ts counts: the poller makes its client at module scope, out of reach.
+observeEveryDynamoRequest('listingReadRecorder', (commandName, request) => {
+  const input = request as { ExpressionAttributeValues?: Record<string, unknown>; KeyConditionExpression?: string; ExclusiveStartKey?: unknown };
+  const partition = input.ExpressionAttributeValues?.[':pk'] as { S?: string } | string | undefined;
+  const read = typeof partition === 'string' ? partition : partition?.S;
+  if (commandName === 'QueryCommand' && read === depositAddressListedItem.partition) {
+    listingReads.push({ since: input.KeyConditionExpression?.includes('SK') ?? false, resumed: input.ExclusiveStartKey !== undefined });
+  }
+});
 
 const env = useFreshTable();
 const clock = new ChainClock('2026-11-22T00:00:00.000Z', 3000);
